@@ -1,0 +1,55 @@
+"""Exceptions raised by fedtheory.
+
+Every user-facing error names the offending parameter and what is allowed, so that the CLI can
+print it as one line and a researcher can fix the call without reading a traceback.
+"""
+
+from __future__ import annotations
+
+
+class FedtheoryError(Exception):
+    """Base class of every error fedtheory raises on purpose."""
+
+
+class InvalidParameterError(FedtheoryError, ValueError):
+    """A parameter is outside its allowed set.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name as the caller wrote it (``eta``, ``K``, ``A``...).
+    allowed : str
+        What is allowed, in words (``"a number > 0"``).
+    got : object, optional
+        The offending value, shown abbreviated.
+    """
+
+    def __init__(self, name: str, allowed: str, got: object = None):
+        self.name, self.allowed, self.got = name, allowed, got
+        shown = "" if got is None else f", got {_short(got)}"
+        super().__init__(f"invalid {name}: expected {allowed}{shown}")
+
+
+class DivergenceError(FedtheoryError, FloatingPointError):
+    """An iteration left the finite range; ``round`` says where."""
+
+    def __init__(self, algorithm: str, round: int, detail: str = ""):
+        self.algorithm, self.round = algorithm, round
+        tail = f" ({detail})" if detail else ""
+        super().__init__(f"{algorithm} diverged at round {round}: iterates are no longer finite{tail}")
+
+
+class ReferenceSolveError(FedtheoryError):
+    """A reference solve did not produce a certified optimum."""
+
+
+class UnknownClaimError(FedtheoryError, KeyError):
+    """A claim id or paper key that is not registered."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; we want plain text
+        return str(self.args[0])
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,149 @@
+"""Density propagation for one-dimensional SGD with Gaussian gradient noise.
+
+The chain ``x_{k+1} = m(x_k) + eta * xi_k`` with ``m(x) = x - eta g(x)``, ``g`` piecewise linear and
+``xi ~ N(0, s^2)`` (the SGD of Definition 2.5 on ``f(x; xi) = F(x) - xi x``; the sign of a symmetric
+noise does not matter) has the transfer operator
+
+    p_{k+1}(y) = int p_k(x) N(y; m(x), tau^2) dx,        tau = eta * s.
+
+On a uniform grid with a node at every breakpoint of ``g`` (there the integrand has a kink), the
+trapezoidal rule in ``x`` with exact Gaussian kernel values is second-order accurate, and spectrally
+accurate away from the kinks. Columns are normalised over the kernel's untruncated band, so mass that
+leaves the grid is lost, not hidden, and enters the reported error. The discretisation error of each
+mean is estimated by repeating the computation on a grid twice as coarse (``mean_error`` is the
+difference, which bounds the fine-grid error by about 3x for a second-order scheme).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validate import positive
+from ..errors import InvalidParameterError
+from ..problems.piecewise import PiecewiseLinear
+
+_TRUNCATION = 8.0  # kernel support in units of tau; the Gaussian tail beyond is < 1e-15
+
+
+@dataclass(frozen=True)
+class DensityResult:
+    """Densities and means of ``x_k`` at the requested steps.
+
+    Attributes
+    ----------
+    steps : (n,) int
+    grid : (G,) float
+        Nodes of the fine grid.
+    density : (n, G) float
+        Density of ``x_k`` at the nodes.
+    mean : (n,) float
+        ``E x_k`` on the fine grid.
+    mean_error : (n,) float
+        Discretisation error estimate: |fine - coarse| plus the lost mass times the grid's reach.
+    mass : (n,) float
+        Probability mass on the fine grid (1 up to the mass that left the grid).
+    du : float
+        Fine grid spacing in units of ``tau``.
+    """
+
+    steps: np.ndarray
+    grid: np.ndarray
+    density: np.ndarray
+    mean: np.ndarray
+    mean_error: np.ndarray
+    mass: np.ndarray
+    du: float
+
+
+def _grid(g: PiecewiseLinear, eta: float, tau: float, x0: float, k_max: int, du: float) -> np.ndarray:
+    """Uniform grid with spacing ``du * tau`` through the breakpoints of ``g`` and wide enough for ``x_k``.
+
+    Each side reaches 10 standard deviations of the linear chain with the outer piece's slope (the
+    stationary one, or ``tau sqrt(k)`` when the slope is small), beyond the extreme breakpoints.
+    """
+    dx = du * tau
+
+    def reach(slope: float) -> float:
+        rho2 = (1 - eta * slope) ** 2
+        sd = tau * np.sqrt(min(k_max, 1.0 / (1 - rho2))) if rho2 < 1 else tau * np.sqrt(k_max)
+        return 10 * sd + 10 * tau
+
+    anchor = g.breakpoints[0] if g.breakpoints else 0.0
+    lo = min(x0, g.breakpoints[0] if g.breakpoints else x0) - reach(g.slopes[0])
+    hi = max(x0, g.breakpoints[-1] if g.breakpoints else x0) + reach(g.slopes[-1])
+    i_lo, i_hi = int(np.floor((lo - anchor) / dx)), int(np.ceil((hi - anchor) / dx))
+    return anchor + dx * np.arange(i_lo, i_hi + 1)
+
+
+def _column(grid: np.ndarray, centers: np.ndarray, tau: float) -> sp.csr_matrix:
+    """Probability transfer from each source (one column per centre) to the grid nodes."""
+    dx = grid[1] - grid[0]
+    half = int(np.ceil(_TRUNCATION * tau / dx))
+    offsets = np.arange(-half, half + 1)
+    centre_idx = np.rint((centers - grid[0]) / dx).astype(np.int64)
+    rows = centre_idx[None, :] + offsets[:, None]  # (band, n_sources)
+    z = (grid[0] + rows * dx - centers[None, :]) / tau
+    weights = np.exp(-0.5 * z**2)
+    weights /= weights.sum(axis=0, keepdims=True)  # normalised over the full band, before clipping
+    inside = (rows >= 0) & (rows < grid.size)
+    cols = np.broadcast_to(np.arange(centers.size)[None, :], rows.shape)
+    return sp.csr_matrix((weights[inside], (rows[inside], cols[inside])), shape=(grid.size, centers.size))
+
+
+def _propagate_once(g, eta, tau, x0, steps, du):
+    grid = _grid(g, eta, tau, x0, int(max(steps)), du)
+    transfer = _column(grid, grid - eta * g(grid), tau)
+    w = _column(grid, np.array([x0 - eta * float(g(x0))]), tau).toarray()[:, 0]  # law of x_1
+    out_w = []
+    wanted = set(int(k) for k in steps)
+    for k in range(1, int(max(steps)) + 1):
+        if k > 1:
+            w = transfer @ w
+        if k in wanted:
+            out_w.append(w.copy())
+    order = {k: i for i, k in enumerate(sorted(wanted))}
+    W = np.stack(out_w)[[order[int(k)] for k in steps]]
+    return grid, W
+
+
+def propagate(g: PiecewiseLinear, eta: float, noise_sd: float, x0: float, steps: Sequence[int], *,
+              du: float = 0.1) -> DensityResult:
+    """Density and mean of ``x_k`` for every ``k`` in ``steps`` (all >= 1).
+
+    Parameters
+    ----------
+    g : PiecewiseLinear
+        The gradient ``F'``; its slopes must satisfy ``0 <= eta * slope < 2`` (a contraction).
+    eta : float
+        Step size.
+    noise_sd : float
+        Standard deviation ``s`` of the Gaussian gradient noise.
+    x0 : float
+        Deterministic start.
+    steps : sequence of int
+        Steps at which to report (each >= 1).
+    du : float, optional
+        Fine grid spacing in units of ``tau = eta * noise_sd``; the error estimate uses ``2 du``.
+    """
+    eta, s, du = positive("eta", eta), positive("noise_sd", noise_sd), positive("du", du)
+    if not isinstance(g, PiecewiseLinear):
+        raise InvalidParameterError("g", "a PiecewiseLinear gradient", type(g).__name__)
+    slopes = eta * np.asarray(g.slopes)
+    if np.any(slopes < 0) or np.any(slopes >= 2):
+        raise InvalidParameterError("eta", "0 <= eta * slope < 2 for every piece of g (a stable chain)",
+                                    eta)
+    steps = np.asarray(steps, dtype=int)
+    if steps.ndim != 1 or steps.size == 0 or np.any(steps < 1):
+        raise InvalidParameterError("steps", "a non-empty list of step counts >= 1", steps)
+    tau = eta * s
+    grid, W = _propagate_once(g, eta, tau, float(x0), steps, du)
+    coarse_grid, W_coarse = _propagate_once(g, eta, tau, float(x0), steps, 2 * du)
+    mass = W.sum(axis=1)
+    mean = W @ grid
+    reach = np.max(np.abs(grid))
+    error = np.abs(mean - W_coarse @ coarse_grid) + (1 - mass) * reach
+    return DensityResult(steps, grid, W / (grid[1] - grid[0]), mean, error, mass, du)

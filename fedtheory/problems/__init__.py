@@ -1,0 +1,20 @@
+"""Objective families; each knows its constants (``L``, ``mu``, ``x_star``, ``f_star``)."""
+
+from .base import Problem
+from .least_squares import Lasso, LeastSquares
+from .logistic import LogisticRegression
+from .piecewise import PiecewiseLinear, PiecewiseQuadratic
+from .quadratic import FederatedQuadratic
+from .synthetic import logistic_data, sparse_regression_data
+
+__all__ = [
+    "FederatedQuadratic",
+    "Lasso",
+    "LeastSquares",
+    "LogisticRegression",
+    "PiecewiseLinear",
+    "PiecewiseQuadratic",
+    "Problem",
+    "logistic_data",
+    "sparse_regression_data",
+]

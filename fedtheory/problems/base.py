@@ -1,0 +1,95 @@
+"""The protocol every objective family implements.
+
+A problem is ``F(x) = (1/M) sum_m F_m(x)`` (thesis eq. (2.1)). Arrays put the coordinate axis last:
+``value``/``grad`` take ``x`` of shape ``(..., d)``; ``client_grad`` takes ``(..., M, d)`` and evaluates
+client ``m``'s gradient at row ``m``. A problem with ``n_clients is None`` has identical clients
+(the homogeneous setting, Assumption 2.2) and accepts any ``M``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import finite_array
+from ..errors import InvalidParameterError
+
+
+class Problem:
+    """Base class: shape checks and the constants every family exposes.
+
+    Attributes
+    ----------
+    dim : int
+        Dimension ``d`` of ``x``.
+    n_clients : int or None
+        Number of distinct clients, or ``None`` when every client holds the same objective.
+    """
+
+    dim: int
+    n_clients: int | None = None
+
+    # --- constants (Assumption 2.1) -------------------------------------------------------------
+    @property
+    def L(self) -> float:  # pragma: no cover - abstract
+        """Smoothness constant valid for every client objective ``F_m``."""
+        raise NotImplementedError
+
+    @property
+    def mu(self) -> float:  # pragma: no cover - abstract
+        """Strong-convexity constant of ``F`` (0 when only convex)."""
+        raise NotImplementedError
+
+    @property
+    def x_star(self) -> np.ndarray:  # pragma: no cover - abstract
+        """A minimiser of ``F``."""
+        raise NotImplementedError
+
+    @property
+    def f_star(self) -> float:
+        """``F(x_star)``."""
+        return float(self.value(self.x_star))
+
+    # --- evaluation -----------------------------------------------------------------------------
+    def value(self, x) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def grad(self, x) -> np.ndarray:
+        """Gradient of ``F`` at ``x`` of shape ``(..., d)``: the mean of the client gradients."""
+        x = self.check_point(x)
+        M = self.n_clients or 1
+        xs = np.broadcast_to(x[..., None, :], (*x.shape[:-1], M, self.dim))
+        return self.client_grad(xs).mean(axis=-2)
+
+    def client_grad(self, x) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # --- checks ---------------------------------------------------------------------------------
+    def check_point(self, x, name: str = "x") -> np.ndarray:
+        """Return ``x`` as a float array whose last axis has length ``dim``."""
+        arr = np.asarray(x, dtype=float)
+        if arr.ndim == 0 or arr.shape[-1] != self.dim:
+            raise InvalidParameterError(name, f"an array whose last axis has length d = {self.dim}",
+                                        f"shape {arr.shape}")
+        return arr
+
+    def check_clients(self, M: int) -> None:
+        """Raise unless ``M`` clients are compatible with this problem."""
+        if self.n_clients is not None and M != self.n_clients:
+            raise InvalidParameterError("M", f"M = {self.n_clients} (the problem has {self.n_clients} "
+                                        "clients)", M)
+
+    def check_client_points(self, x) -> np.ndarray:
+        """Check an array of client points ``(..., M, d)`` against the problem."""
+        arr = self.check_point(x)
+        if arr.ndim < 2:
+            raise InvalidParameterError("x", "client points of shape (..., M, d)", f"shape {arr.shape}")
+        self.check_clients(arr.shape[-2])
+        return arr
+
+
+def as_vector(name: str, value, dim: int | None = None) -> np.ndarray:
+    """A finite 1-D float array (of length ``dim`` when given)."""
+    arr = finite_array(name, value, ndim=1)
+    if dim is not None and arr.shape[0] != dim:
+        raise InvalidParameterError(name, f"a vector of length {dim}", f"shape {arr.shape}")
+    return arr
