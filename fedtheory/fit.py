@@ -55,8 +55,13 @@ class MCEstimate:
     confidence: float
 
 
-def mc_mean(samples, *, axis: int = 0, confidence: float = 0.99) -> MCEstimate:
-    """Mean of ``samples`` along ``axis`` with its ``confidence`` interval (CLT, sample variance)."""
+def mc_mean(samples, *, axis: int = 0, confidence: float = 0.99, family_size: int = 1) -> MCEstimate:
+    """Mean of ``samples`` along ``axis`` with its ``confidence`` interval (CLT, sample variance).
+
+    ``family_size`` makes the intervals simultaneous: with ``n`` estimates judged together each gets
+    level ``1 - (1 - confidence)/n`` (Bonferroni), so the whole family covers with ``confidence``
+    whatever the dependence between the estimates.
+    """
     samples = np.asarray(samples, dtype=float)
     n = samples.shape[axis]
     if n < 2:
@@ -64,7 +69,9 @@ def mc_mean(samples, *, axis: int = 0, confidence: float = 0.99) -> MCEstimate:
     _check_confidence(confidence)
     mean = samples.mean(axis=axis)
     se = samples.std(axis=axis, ddof=1) / np.sqrt(n)
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    if family_size < 1:
+        raise InvalidParameterError("family_size", "an integer >= 1", family_size)
+    z = stats.norm.ppf(1 - (1 - confidence) / (2 * family_size))
     return MCEstimate(mean, se, mean - z * se, mean + z * se, n, confidence)
 
 
