@@ -33,8 +33,9 @@ def finite_array(name: str, value, *, ndim: int | tuple[int, ...] | None = None)
         raise InvalidParameterError(name, "a numeric array", value) from None
     dims = (ndim,) if isinstance(ndim, int) else ndim
     if dims is not None and arr.ndim not in dims:
-        raise InvalidParameterError(name, f"an array with {' or '.join(map(str, dims))} dimensions",
-                                    f"shape {arr.shape}")
+        raise InvalidParameterError(
+            name, f"an array with {' or '.join(map(str, dims))} dimensions", f"shape {arr.shape}"
+        )
     if not np.all(np.isfinite(arr)):
         raise InvalidParameterError(name, "finite entries", "an array with inf or nan")
     return arr
@@ -50,8 +51,7 @@ def psd_matrices(name: str, value, *, rtol: float = 1e-10) -> np.ndarray:
         raise InvalidParameterError(name, "symmetric matrices", "a non-symmetric matrix")
     lam_min = float(np.min(np.linalg.eigvalsh(arr)))
     if lam_min < -rtol * scale:
-        raise InvalidParameterError(name, "positive semidefinite matrices",
-                                    f"a matrix with eigenvalue {lam_min:.3g}")
+        raise InvalidParameterError(name, "positive semidefinite matrices", f"a matrix with eigenvalue {lam_min:.3g}")
     return arr
 
 

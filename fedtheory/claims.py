@@ -162,8 +162,9 @@ def judge(ev: Evidence) -> Outcome:
     for name, values in (ev.grid or {}).items():
         flat = np.broadcast_to(np.asarray(values, dtype=object), np.asarray(ev.measured, dtype=object).shape)
         params[name] = _plain(flat.ravel()[worst])
-    return Outcome(verdict, margin, worst, float(mf[worst]), float(bf[worst]), m.size,
-                   int(failed.sum()), int(unsure.sum()), params)
+    return Outcome(
+        verdict, margin, worst, float(mf[worst]), float(bf[worst]), m.size, int(failed.sum()), int(unsure.sum()), params
+    )
 
 
 def _plain(v):
@@ -264,8 +265,9 @@ def select(tokens: Iterable[str] = ()) -> list[Claim]:
         return sorted(claims.values(), key=lambda c: c.id)
     chosen: dict[str, Claim] = {}
     for token in tokens:
-        hits = [c for cid, c in claims.items()
-                if cid == token or cid.startswith(token + ":") or cid.startswith(token + "/")]
+        hits = [
+            c for cid, c in claims.items() if cid == token or cid.startswith(token + ":") or cid.startswith(token + "/")
+        ]
         if not hits:
             raise UnknownClaimError(f"unknown claim id or paper key: {token!r} (see `fedtheory list`)")
         chosen.update((c.id, c) for c in hits)

@@ -34,8 +34,13 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     v.add_argument("--json", type=Path, default=None, help="JSON report path (default report/verify.json)")
     v.add_argument("--report-dir", type=Path, default=Path("report"), help="where verify.json/.md go")
-    v.add_argument("--figures", type=Path, default=None, metavar="DIR",
-                   help="also draw figures into DIR (the full profile draws them into ./figures)")
+    v.add_argument(
+        "--figures",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also draw figures into DIR (the full profile draws them into ./figures)",
+    )
     s = sub.add_parser("show", help="run one claim and show its statement, evidence and witness")
     s.add_argument("id")
     s.add_argument("--profile", choices=PROFILES, default="quick")
@@ -86,20 +91,27 @@ def _verify(args, out: Console) -> int:
 def _show(args, out: Console) -> int:
     claims = select([args.id])
     if len(claims) != 1 or claims[0].id != args.id:
-        raise FedtheoryError(f"show needs one exact claim id; {args.id!r} matches {len(claims)} claims "
-                             "(see `fedtheory list`)")
+        raise FedtheoryError(
+            f"show needs one exact claim id; {args.id!r} matches {len(claims)} claims (see `fedtheory list`)"
+        )
     c = claims[0]
     r = report.run_claim(c, args.profile)
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
-    out.print(f"verdict:   {r.verdict} (recorded: {c.expect}); margin {report._fmt(r.margin)}; "
-              f"{r.seconds:.2f} s; seed {r.seed}", highlight=False)
+    out.print(
+        f"verdict:   {r.verdict} (recorded: {c.expect}); margin {report._fmt(r.margin)}; "
+        f"{r.seconds:.2f} s; seed {r.seed}",
+        highlight=False,
+    )
     if r.error:
         out.print(r.error, highlight=False, markup=False)
         return 1
-    out.print(f"evidence:  measured {r.relation} bound over {r.worst['entries']} entries; worst entry "
-              f"{r.worst['index']}: measured {report._fmt(r.worst['measured'])}, "
-              f"bound {report._fmt(r.worst['bound'])}", highlight=False)
+    out.print(
+        f"evidence:  measured {r.relation} bound over {r.worst['entries']} entries; worst entry "
+        f"{r.worst['index']}: measured {report._fmt(r.worst['measured'])}, "
+        f"bound {report._fmt(r.worst['bound'])}",
+        highlight=False,
+    )
     out.print("worst-case parameters: " + json.dumps(r.worst["parameters"]), highlight=False, markup=False)
     out.print("witness:", highlight=False)
     out.print(json.dumps(r.witness, indent=1), highlight=False, markup=False)

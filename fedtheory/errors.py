@@ -31,12 +31,12 @@ class InvalidParameterError(FedtheoryError, ValueError):
 
 
 class DivergenceError(FedtheoryError, FloatingPointError):
-    """An iteration left the finite range; ``round`` says where."""
+    """An iteration left the finite range; ``round`` says where (a step for single-machine methods)."""
 
-    def __init__(self, algorithm: str, round: int, detail: str = ""):
+    def __init__(self, algorithm: str, round: int, detail: str = "", *, unit: str = "round"):
         self.algorithm, self.round = algorithm, round
         tail = f" ({detail})" if detail else ""
-        super().__init__(f"{algorithm} diverged at round {round}: iterates are no longer finite{tail}")
+        super().__init__(f"{algorithm} diverged at {unit} {round}: iterates are no longer finite{tail}")
 
 
 class ReferenceSolveError(FedtheoryError):

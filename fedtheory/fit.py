@@ -39,8 +39,15 @@ def loglog_slope(x, y, *, confidence: float = 0.95) -> SlopeFit:
     lx, ly = np.log(x), np.log(y)
     res = stats.linregress(lx, ly)
     half = stats.t.ppf(0.5 + confidence / 2, x.size - 2) * res.stderr
-    return SlopeFit(float(res.slope), float(res.intercept), float(res.slope - half), float(res.slope + half),
-                    float(res.stderr), int(x.size), confidence)
+    return SlopeFit(
+        float(res.slope),
+        float(res.intercept),
+        float(res.slope - half),
+        float(res.slope + half),
+        float(res.stderr),
+        int(x.size),
+        confidence,
+    )
 
 
 @dataclass(frozen=True)

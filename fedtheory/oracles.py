@@ -107,8 +107,11 @@ class Minibatch(Oracle):
 
     def __init__(self, problem: Problem, batch_size: int):
         if not hasattr(problem, "sample_grad"):
-            raise InvalidParameterError("problem", "a finite-sum problem with sample_grad "
-                                        "(LogisticRegression, LeastSquares)", type(problem).__name__)
+            raise InvalidParameterError(
+                "problem",
+                "a finite-sum problem with sample_grad (LogisticRegression, LeastSquares)",
+                type(problem).__name__,
+            )
         self.problem = problem
         self.batch_size = positive_int("batch_size", batch_size)
 

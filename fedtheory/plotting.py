@@ -7,7 +7,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 STYLE = {
     "figure.dpi": 110,
@@ -27,8 +27,9 @@ STYLE = {
 def figure(nrows: int = 1, ncols: int = 1, *, width: float = 3.2, height: float = 2.6, **kwargs):
     """A styled figure with ``nrows x ncols`` panels of ``width x height`` inches each."""
     with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
-                                 constrained_layout=True, **kwargs)
+        fig, axes = plt.subplots(
+            nrows, ncols, figsize=(width * ncols, height * nrows), constrained_layout=True, **kwargs
+        )
     return fig, axes
 
 

@@ -187,8 +187,7 @@ class Box(_Indicator):
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
         p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
         at_lo, at_hi = np.abs(p - self.lo) <= tol, np.abs(p - self.hi) <= tol
-        ok = np.where(at_lo & at_hi, True,
-                      np.where(at_lo, g <= tol, np.where(at_hi, g >= -tol, np.abs(g) <= tol)))
+        ok = np.where(at_lo & at_hi, True, np.where(at_lo, g <= tol, np.where(at_hi, g >= -tol, np.abs(g) <= tol)))
         return self.contains(p, tol=tol) & np.all(ok, axis=-1)
 
 

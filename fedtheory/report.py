@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from .claims import Claim, Context, judge, load_claims, seed_for
@@ -80,35 +80,70 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
     """Run one claim and judge its evidence; an exception becomes the verdict ``error``."""
     ctx = Context(claim.id, profile, figures_dir)
     start = time.perf_counter()
-    base = {"id": claim.id, "source": claim.source, "statement": claim.statement, "expect": claim.expect,
-            "seed": seed_for(claim.id), "profile": profile}
+    base = {
+        "id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "expect": claim.expect,
+        "seed": seed_for(claim.id),
+        "profile": profile,
+    }
     try:
         ev = claim.func(ctx)
         out = judge(ev)
     except Exception as exc:  # a claim that crashes is a bug: report it, never hide it
-        return Result(**base, verdict="error", seconds=time.perf_counter() - start,
-                      error="".join(traceback.format_exception_only(type(exc), exc)).strip()
-                      + "\n" + traceback.format_exc())
-    worst = {"index": out.worst, "measured": out.measured, "bound": out.bound, "parameters": out.parameters,
-             "entries": out.n_entries, "failed": out.n_failed, "inconclusive": out.n_inconclusive}
+        return Result(
+            **base,
+            verdict="error",
+            seconds=time.perf_counter() - start,
+            error="".join(traceback.format_exception_only(type(exc), exc)).strip() + "\n" + traceback.format_exc(),
+        )
+    worst = {
+        "index": out.worst,
+        "measured": out.measured,
+        "bound": out.bound,
+        "parameters": out.parameters,
+        "entries": out.n_entries,
+        "failed": out.n_failed,
+        "inconclusive": out.n_inconclusive,
+    }
     interval = None if ev.interval is None else {"lo": jsonable(ev.interval[0]), "hi": jsonable(ev.interval[1])}
     witness = jsonable({**ev.witness, **({"interval": interval} if interval else {})})
-    return Result(**base, verdict=out.verdict, measured=jsonable(ev.measured), bound=jsonable(ev.bound),
-                  relation=ev.relation, margin=out.margin, worst=jsonable(worst), witness=witness,
-                  seconds=time.perf_counter() - start)
+    return Result(
+        **base,
+        verdict=out.verdict,
+        measured=jsonable(ev.measured),
+        bound=jsonable(ev.bound),
+        relation=ev.relation,
+        margin=out.margin,
+        worst=jsonable(worst),
+        witness=witness,
+        seconds=time.perf_counter() - start,
+    )
 
 
 def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
     return run_claim(load_claims()[claim_id], profile, figures_dir)
 
 
-def run(claims: list[Claim], *, profile: str = "quick", jobs: int = 1, figures_dir: Path | None = None,
-        console: Console | None = None) -> list[Result]:
+def run(
+    claims: list[Claim],
+    *,
+    profile: str = "quick",
+    jobs: int = 1,
+    figures_dir: Path | None = None,
+    console: Console | None = None,
+) -> list[Result]:
     """Run ``claims`` (in ``jobs`` processes) with a live progress display; results in claim order."""
     console = console or Console(stderr=True)
     results: dict[str, Result] = {}
-    columns = (TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.description}"))
+    columns = (
+        TextColumn("[bold]verify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("", total=len(claims))
         if jobs <= 1:
@@ -144,23 +179,43 @@ def summary(results: list[Result], seconds: float) -> str:
 
 def table(results: list[Result]) -> Table:
     t = Table(show_lines=False, header_style="bold")
-    for col, kw in (("claim", {"no_wrap": True}), ("source", {"max_width": 30}), ("measured", {"justify": "right"}),
-                    ("rel", {}), ("bound", {"justify": "right"}), ("margin", {"justify": "right"}),
-                    ("verdict", {}), ("s", {"justify": "right"})):
+    for col, kw in (
+        ("claim", {"no_wrap": True}),
+        ("source", {"max_width": 30}),
+        ("measured", {"justify": "right"}),
+        ("rel", {}),
+        ("bound", {"justify": "right"}),
+        ("margin", {"justify": "right"}),
+        ("verdict", {}),
+        ("s", {"justify": "right"}),
+    ):
         t.add_column(col, **kw)
     style = {"holds": "green", "fails": "red", "inconclusive": "yellow", "error": "bold red"}
     for r in results:
         flag = "" if r.as_expected else f" (expected {r.expect})"
-        t.add_row(escape(r.id), escape(r.source), _fmt(r.worst.get("measured")), r.relation, _fmt(r.worst.get("bound")),
-                  _fmt(r.margin), f"[{style[r.verdict]}]{r.verdict}[/]{flag}", f"{r.seconds:.1f}")
+        t.add_row(
+            escape(r.id),
+            escape(r.source),
+            _fmt(r.worst.get("measured")),
+            r.relation,
+            _fmt(r.worst.get("bound")),
+            _fmt(r.margin),
+            f"[{style[r.verdict]}]{r.verdict}[/]{flag}",
+            f"{r.seconds:.1f}",
+        )
     return t
 
 
 def write_json(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"profile": profile, "seconds": seconds, "versions": versions(), "summary": summary(results, seconds),
-           "claims": [asdict(r) for r in results]}
+    doc = {
+        "profile": profile,
+        "seconds": seconds,
+        "versions": versions(),
+        "summary": summary(results, seconds),
+        "claims": [asdict(r) for r in results],
+    }
     path.write_text(json.dumps(jsonable(doc), indent=1) + "\n")
     return path
 
@@ -168,13 +223,20 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
 def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [f"# fedtheory verify ({profile} profile)", "", summary(results, seconds), "",
-             "| claim | source | measured | rel | bound | margin | verdict | expected | s |",
-             "|---|---|---:|:-:|---:|---:|---|---|---:|"]
+    lines = [
+        f"# fedtheory verify ({profile} profile)",
+        "",
+        summary(results, seconds),
+        "",
+        "| claim | source | measured | rel | bound | margin | verdict | expected | s |",
+        "|---|---|---:|:-:|---:|---:|---|---|---:|",
+    ]
     for r in results:
-        lines.append(f"| `{r.id}` | {r.source} | {_fmt(r.worst.get('measured'))} | {r.relation} | "
-                     f"{_fmt(r.worst.get('bound'))} | {_fmt(r.margin)} | {r.verdict} | {r.expect} | "
-                     f"{r.seconds:.1f} |")
+        lines.append(
+            f"| `{r.id}` | {r.source} | {_fmt(r.worst.get('measured'))} | {r.relation} | "
+            f"{_fmt(r.worst.get('bound'))} | {_fmt(r.margin)} | {r.verdict} | {r.expect} | "
+            f"{r.seconds:.1f} |"
+        )
     lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), ""]
     path.write_text("\n".join(lines))
     return path

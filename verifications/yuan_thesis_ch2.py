@@ -7,9 +7,9 @@ caption at line 264, the instance psi of eq. (2.4) at lines 292-299).
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import numpy as np
-
 from scipy.stats import norm
 
 from fedtheory import plotting
@@ -41,11 +41,13 @@ def _bias_exact(problem, x0, eta, noise, k_max):
     return worst, law.n_states
 
 
-@claim(f"{PAPER}/def-2.5:quadratic-zero-bias-rational",
-       source="Definition 2.5, line 245; bias mechanism, line 268",
-       statement="On a quadratic F with additive zero-mean noise, E[x_SGD^(k)] = z_GD^(k) exactly for every "
-                 "eta and k (the iterate bias vanishes; it needs a non-linear gradient).",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:quadratic-zero-bias-rational",
+    source="Definition 2.5, line 245; bias mechanism, line 268",
+    statement="On a quadratic F with additive zero-mean noise, E[x_SGD^(k)] = z_GD^(k) exactly for every "
+    "eta and k (the iterate bias vanishes; it needs a non-linear gradient).",
+    expect="holds",
+)
 def quadratic_zero_bias_rational(ctx: Context) -> Evidence:
     rng = ctx.rng()
     k_max = {1: 12, 2: 6, 3: 4} if ctx.quick else {1: 16, 2: 8, 3: 5}
@@ -56,8 +58,9 @@ def quadratic_zero_bias_rational(ctx: Context) -> Evidence:
         b = rng.integers(-4, 5, size=d) / 4
         problem = FederatedQuadratic(A, b)
         x0 = rng.integers(-8, 9, size=d) / 4
-        noise = rational.FiniteNoise.rademacher(Fraction(1, 2), d) if d < 3 else \
-            rational.FiniteNoise.axes(Fraction(1), d)
+        noise = (
+            rational.FiniteNoise.rademacher(Fraction(1, 2), d) if d < 3 else rational.FiniteNoise.axes(Fraction(1), d)
+        )
         for eta in etas:
             worst, n_states = _bias_exact(problem, x0, eta, noise, k_max[d])
             measured.append(worst)
@@ -68,19 +71,26 @@ def quadratic_zero_bias_rational(ctx: Context) -> Evidence:
     kinked = PiecewiseQuadratic.scaled_psi(Fraction(1, 2))  # (L/2) psi with L = 1
     control, _ = _bias_exact(kinked, [0], Fraction(1, 10), rational.FiniteNoise.rademacher(1), 8)
     return Evidence(
-        measured=measured, bound=[Fraction(0)] * len(measured), relation="==",
+        measured=measured,
+        bound=[Fraction(0)] * len(measured),
+        relation="==",
         grid={"d": grid_d, "eta": grid_eta, "k_max": grid_k},
-        witness={"engine": "exact enumeration over +-sigma noise (fractions.Fraction)",
-                 "final_state_counts": states,
-                 "control_kinked_psi_bias_k8": float(control),
-                 "control_note": "the same detector on (L/2)psi (L=1, eta=1/10) measures a non-zero bias"})
+        witness={
+            "engine": "exact enumeration over +-sigma noise (fractions.Fraction)",
+            "final_state_counts": states,
+            "control_kinked_psi_bias_k8": float(control),
+            "control_note": "the same detector on (L/2)psi (L=1, eta=1/10) measures a non-zero bias",
+        },
+    )
 
 
-@claim(f"{PAPER}/def-2.5:quadratic-zero-bias-moments",
-       source="Definition 2.5, line 245; section 2.2, line 243",
-       statement="On a homogeneous quadratic with zero-mean noise, the exact mean of FedAvg's server iterate "
-                 "after R rounds equals the GD iterate after KR steps, for any M, K, eta.",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:quadratic-zero-bias-moments",
+    source="Definition 2.5, line 245; section 2.2, line 243",
+    statement="On a homogeneous quadratic with zero-mean noise, the exact mean of FedAvg's server iterate "
+    "after R rounds equals the GD iterate after KR steps, for any M, K, eta.",
+    expect="holds",
+)
 def quadratic_zero_bias_moments(ctx: Context) -> Evidence:
     rng = ctx.rng()
     measured, grid = [], {"d": [], "M": [], "K": [], "eta_L": []}
@@ -102,9 +112,17 @@ def quadratic_zero_bias_moments(ctx: Context) -> Evidence:
                     measured.append(float(np.max(np.abs(mom.mean[-1] - z))) / scale)
                     for key, v in zip(grid, (d, M, K, eta_L)):
                         grid[key].append(v)
-    return Evidence(measured=measured, bound=0.0, relation="==", atol=1e-12, grid=grid,
-                    witness={"engine": "exact mean/covariance recursion of the affine round map",
-                             "tolerance": "1e-12 relative: float round-off between two evaluation orders"})
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="==",
+        atol=1e-12,
+        grid=grid,
+        witness={
+            "engine": "exact mean/covariance recursion of the affine round map",
+            "tolerance": "1e-12 relative: float round-off between two evaluation orders",
+        },
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -127,16 +145,22 @@ def _recursion_residual(law: rational.ExactLaw, a_plus, a_minus, eta) -> list[Fr
 
 def _kinked_law(a_plus, a_minus, eta, x0, k_max, sigma=Fraction(1)) -> rational.ExactLaw:
     problem = PiecewiseQuadratic(a_plus, a_minus)
-    return rational.propagate(rational.sgd_step(problem.grad_exact, eta), [x0],
-                              rational.FiniteNoise.rademacher(sigma), k_max,
-                              functionals={"abs": lambda x: abs(x[0])})
+    return rational.propagate(
+        rational.sgd_step(problem.grad_exact, eta),
+        [x0],
+        rational.FiniteNoise.rademacher(sigma),
+        k_max,
+        functionals={"abs": lambda x: abs(x[0])},
+    )
 
 
-@claim(f"{PAPER}/def-2.5:kinked-mean-recursion-rational",
-       source="instance (2.4), line 297; spec E6",
-       statement="On F'(x) = a_mean x + delta |x| with +-sigma noise, the exact law satisfies "
-                 "E x_{k+1} = (1 - eta a_mean) E x_k - eta delta E|x_k| for every k.",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:kinked-mean-recursion-rational",
+    source="instance (2.4), line 297; spec E6",
+    statement="On F'(x) = a_mean x + delta |x| with +-sigma noise, the exact law satisfies "
+    "E x_{k+1} = (1 - eta a_mean) E x_k - eta delta E|x_k| for every k.",
+    expect="holds",
+)
 def kinked_mean_recursion_rational(ctx: Context) -> Evidence:
     k_max = 12 if ctx.quick else 16
     residuals, grid = [], {"instance": [], "k": []}
@@ -146,22 +170,30 @@ def kinked_mean_recursion_rational(ctx: Context) -> Evidence:
         residuals += res
         grid["instance"] += [i] * len(res)
         grid["k"] += list(range(len(res)))
-    return Evidence(measured=residuals, bound=Fraction(0), relation="==", grid=grid,
-                    witness={"instances (a_plus, a_minus, eta, x0)": [[str(v) for v in t] for t in KINKED],
-                             "engine": "exact enumeration, fractions.Fraction"})
+    return Evidence(
+        measured=residuals,
+        bound=Fraction(0),
+        relation="==",
+        grid=grid,
+        witness={
+            "instances (a_plus, a_minus, eta, x0)": [[str(v) for v in t] for t in KINKED],
+            "engine": "exact enumeration, fractions.Fraction",
+        },
+    )
 
 
 def _mc_chain(problem, oracle_cls, sigma, eta, x0, steps, rng, S):
-    traj = fedavg.sgd(oracle_cls(problem, sigma), [float(x0)], float(eta), int(max(steps)), rng, S=S,
-                      record_at=steps)
+    traj = fedavg.sgd(oracle_cls(problem, sigma), [float(x0)], float(eta), int(max(steps)), rng, S=S, record_at=steps)
     return traj.x[:, :, 0]  # (len(steps), S)
 
 
-@claim(f"{PAPER}/def-2.5:kinked-mean-mc-vs-rational",
-       source="instance (2.4), line 297",
-       statement="Monte Carlo SGD with +-sigma noise on the kinked instances reproduces the exact "
-                 "(rational-engine) E x_k within simultaneous 99% confidence intervals.",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:kinked-mean-mc-vs-rational",
+    source="instance (2.4), line 297",
+    statement="Monte Carlo SGD with +-sigma noise on the kinked instances reproduces the exact "
+    "(rational-engine) E x_k within simultaneous 99% confidence intervals.",
+    expect="holds",
+)
 def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
     k_max, S = 12, 200_000 if ctx.quick else 2_000_000
     steps = list(range(1, k_max + 1))
@@ -176,15 +208,23 @@ def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
         exact += [law.mean[k][0] for k in steps]
         grid["instance"] += [i] * k_max
         grid["k"] += steps
-    return Evidence(measured=measured, bound=exact, relation="==", interval=(lo, hi), grid=grid,
-                    witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)", "seed": ctx.seed})
+    return Evidence(
+        measured=measured,
+        bound=exact,
+        relation="==",
+        interval=(lo, hi),
+        grid=grid,
+        witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)", "seed": ctx.seed},
+    )
 
 
-@claim(f"{PAPER}/def-2.5:kinked-mean-density-vs-mc",
-       source="instance (2.4), line 297",
-       statement="Monte Carlo SGD with Gaussian noise on the kinked instances reproduces the density "
-                 "engine's E x_k within simultaneous 99% confidence intervals widened by the engine's error.",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:kinked-mean-density-vs-mc",
+    source="instance (2.4), line 297",
+    statement="Monte Carlo SGD with Gaussian noise on the kinked instances reproduces the density "
+    "engine's E x_k within simultaneous 99% confidence intervals widened by the engine's error.",
+    expect="holds",
+)
 def kinked_mean_density_vs_mc(ctx: Context) -> Evidence:
     S = 200_000 if ctx.quick else 2_000_000
     steps = [1, 2, 4, 8, 16, 32, 64]
@@ -192,16 +232,25 @@ def kinked_mean_density_vs_mc(ctx: Context) -> Evidence:
     for i, (ap, am, eta, x0) in enumerate(KINKED):
         problem = PiecewiseQuadratic(float(ap), float(am))
         dens = density.propagate(problem.gradient_pieces(), float(eta), 1.0, float(x0), steps)
-        est = mc_mean(_mc_chain(problem, AdditiveGaussian, 1.0, eta, x0, steps, ctx.rng(i), S), axis=1,
-                      family_size=len(KINKED) * len(steps))
+        est = mc_mean(
+            _mc_chain(problem, AdditiveGaussian, 1.0, eta, x0, steps, ctx.rng(i), S),
+            axis=1,
+            family_size=len(KINKED) * len(steps),
+        )
         measured += list(est.mean)
         lo += list(est.lo - dens.mean_error)
         hi += list(est.hi + dens.mean_error)
         ref += list(dens.mean)
         grid["instance"] += [i] * len(steps)
         grid["k"] += steps
-    return Evidence(measured=measured, bound=ref, relation="==", interval=(lo, hi), grid=grid,
-                    witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)"})
+    return Evidence(
+        measured=measured,
+        bound=ref,
+        relation="==",
+        interval=(lo, hi),
+        grid=grid,
+        witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)"},
+    )
 
 
 def _abs_gaussian_mean(mu: float, sd: float) -> float:
@@ -209,12 +258,14 @@ def _abs_gaussian_mean(mu: float, sd: float) -> float:
     return sd * np.sqrt(2 / np.pi) * np.exp(-(mu**2) / (2 * sd**2)) + mu * (1 - 2 * norm.cdf(-mu / sd))
 
 
-@claim(f"{PAPER}/def-2.5:kinked-mean-density-closed-form",
-       source="instance (2.4), line 297; spec V1",
-       statement="The density engine's E x_2 on the kinked instances equals the closed form "
-                 "(1 - eta a_mean) m_1 - eta delta E|x_1|, x_1 ~ N(m_1, eta^2 sigma^2), within its "
-                 "reported discretisation error.",
-       expect="holds")
+@claim(
+    f"{PAPER}/def-2.5:kinked-mean-density-closed-form",
+    source="instance (2.4), line 297; spec V1",
+    statement="The density engine's E x_2 on the kinked instances equals the closed form "
+    "(1 - eta a_mean) m_1 - eta delta E|x_1|, x_1 ~ N(m_1, eta^2 sigma^2), within its "
+    "reported discretisation error.",
+    expect="holds",
+)
 def kinked_mean_density_closed_form(ctx: Context) -> Evidence:
     measured, exact, err = [], [], []
     for ap, am, eta, x0 in KINKED:
@@ -227,9 +278,14 @@ def kinked_mean_density_closed_form(ctx: Context) -> Evidence:
         measured.append(dens.mean[0])
         err.append(dens.mean_error[0])
     measured, err = np.asarray(measured), np.asarray(err)
-    return Evidence(measured=measured, bound=exact, relation="==", interval=(measured - err, measured + err),
-                    grid={"instance": list(range(len(KINKED)))},
-                    witness={"mean_error": err, "engine": "density propagation vs closed form (sigma = 1)"})
+    return Evidence(
+        measured=measured,
+        bound=exact,
+        relation="==",
+        interval=(measured - err, measured + err),
+        grid={"instance": list(range(len(KINKED)))},
+        witness={"mean_error": err, "engine": "density propagation vs closed form (sigma = 1)"},
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -249,11 +305,13 @@ def _drift_claim(reading: str):
     sd = READINGS[reading]
     words = "variance 0.01" if reading == "var" else "standard deviation 0.01"
 
-    @claim(f"{PAPER}/fig-2.1:drift-{reading}",
-           source="Figure 2.1 caption, line 264",
-           statement=f"With xi ~ N(0, 0.01) read as {words}: the mean of x_k moves left of the optimum and "
-                     "keeps moving left: E x_k < 0 and E x_k decreasing over k = 128, 256, 512, 1024.",
-           expect="holds")
+    @claim(
+        f"{PAPER}/fig-2.1:drift-{reading}",
+        source="Figure 2.1 caption, line 264",
+        statement=f"With xi ~ N(0, 0.01) read as {words}: the mean of x_k moves left of the optimum and "
+        "keeps moving left: E x_k < 0 and E x_k decreasing over k = 128, 256, 512, 1024.",
+        expect="holds",
+    )
     def drift(ctx: Context) -> Evidence:
         steps = FIG21["steps"]
         dens = _fig21_density(sd, steps)
@@ -264,10 +322,20 @@ def _drift_claim(reading: str):
         err = np.concatenate([dens.mean_error, dens.mean_error[1:] + dens.mean_error[:-1]])
         tau = FIG21["eta"] * sd
         return Evidence(
-            measured=measured, bound=0.0, relation="<", interval=(measured - err, measured + err),
-            grid={"quantity": [f"E x_{k}" for k in steps] + [f"E x_{b} - E x_{a}" for a, b in zip(steps, steps[1:])]},
-            witness={"noise_sd": sd, "means": dens.mean, "sds": sds, "means_over_eta_sd": dens.mean / tau,
-                     "mean_error": dens.mean_error, "engine": "density propagation, du = 0.1 eta sd"})
+            measured=measured,
+            bound=0.0,
+            relation="<",
+            interval=(measured - err, measured + err),
+            grid={"quantity": [f"E x_{k}" for k in steps] + [f"E x_{b} - E x_{a}" for a, b in pairwise(steps)]},
+            witness={
+                "noise_sd": sd,
+                "means": dens.mean,
+                "sds": sds,
+                "means_over_eta_sd": dens.mean / tau,
+                "mean_error": dens.mean_error,
+                "engine": "density propagation, du = 0.1 eta sd",
+            },
+        )
 
     return drift
 
@@ -276,19 +344,23 @@ drift_var = _drift_claim("var")
 drift_sd = _drift_claim("sd")
 
 
-@claim(f"{PAPER}/fig-2.1:mc-vs-density",
-       source="Figure 2.1, line 264 (65536 runs x 1024 steps)",
-       statement="The paper's Monte Carlo experiment (65536 SGD runs of 1024 steps, both readings of "
-                 "N(0, 0.01)) agrees with the density engine's E x_k at k = 128, 256, 512, 1024 within "
-                 "simultaneous 99% confidence intervals.",
-       expect="holds", figure="fig-2.1")
+@claim(
+    f"{PAPER}/fig-2.1:mc-vs-density",
+    source="Figure 2.1, line 264 (65536 runs x 1024 steps)",
+    statement="The paper's Monte Carlo experiment (65536 SGD runs of 1024 steps, both readings of "
+    "N(0, 0.01)) agrees with the density engine's E x_k at k = 128, 256, 512, 1024 within "
+    "simultaneous 99% confidence intervals.",
+    expect="holds",
+    figure="fig-2.1",
+)
 def fig21_mc_vs_density(ctx: Context) -> Evidence:
     steps, S = FIG21["steps"], FIG21["replicas"]
     problem = PiecewiseQuadratic(FIG21["a_plus"], FIG21["a_minus"])
     measured, lo, hi, ref, grid, samples, dens_all = [], [], [], [], {"reading": [], "k": []}, {}, {}
     for i, (reading, sd) in enumerate(READINGS.items()):
-        xs = fedavg.sgd(AdditiveGaussian(problem, sd), [0.0], FIG21["eta"], max(steps), ctx.rng(i), S=S,
-                        record_at=steps).x[:, :, 0]
+        xs = fedavg.sgd(
+            AdditiveGaussian(problem, sd), [0.0], FIG21["eta"], max(steps), ctx.rng(i), S=S, record_at=steps
+        ).x[:, :, 0]
         est = mc_mean(xs, axis=1, family_size=len(READINGS) * len(steps))
         dens = _fig21_density(sd, steps)
         measured += list(est.mean)
@@ -301,9 +373,20 @@ def fig21_mc_vs_density(ctx: Context) -> Evidence:
     path = ctx.figure_path("fig-2.1")
     if path is not None:
         _draw_fig21(path, problem, samples, dens_all)
-    return Evidence(measured=measured, bound=ref, relation="==", interval=(lo, hi), grid=grid,
-                    witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)", "seed": ctx.seed,
-                             "mc_means": measured, "density_means": ref})
+    return Evidence(
+        measured=measured,
+        bound=ref,
+        relation="==",
+        interval=(lo, hi),
+        grid=grid,
+        witness={
+            "replicas": S,
+            "confidence": "99% simultaneous (Bonferroni)",
+            "seed": ctx.seed,
+            "mc_means": measured,
+            "density_means": ref,
+        },
+    )
 
 
 def _draw_fig21(path, problem, samples, dens_all) -> None:
@@ -322,8 +405,12 @@ def _draw_fig21(path, problem, samples, dens_all) -> None:
             a.plot(dens.grid, dens.density[i], color=c, label=f"k = {k}")
             a.axvline(dens.mean[i], color=c, ls="--", lw=1)
         scale = 40 * FIG21["eta"] * sd
-        a.set(xlim=(-scale, 0.5 * scale), xlabel="x", ylabel="density",
-              title=f"({'bc'[j]}) density of x_k, Var ξ = {sd**2:g}")
+        a.set(
+            xlim=(-scale, 0.5 * scale),
+            xlabel="x",
+            ylabel="density",
+            title=f"({'bc'[j]}) density of x_k, Var ξ = {sd**2:g}",
+        )
         a.ticklabel_format(axis="x", style="sci", scilimits=(-2, 2))
         a.legend(loc="upper left", title="exact; MC steps; -- mean", title_fontsize=7)
     for (reading, sd), c in zip(READINGS.items(), ("C0", "C3")):
@@ -331,9 +418,16 @@ def _draw_fig21(path, problem, samples, dens_all) -> None:
         ax[3].plot(curve_steps, -full.mean, color=c, label=f"exact, Var ξ = {sd**2:g}")
         xs = samples[reading]
         se = xs.std(axis=1, ddof=1) / np.sqrt(xs.shape[1])
-        ax[3].errorbar(steps, -xs.mean(axis=1), yerr=2.58 * se, fmt="o", ms=3, color=c, capsize=2,
-                       label=f"MC ±99%, Var ξ = {sd**2:g}")
-    ax[3].set(xscale="log", yscale="log", xlabel="step k", ylabel="−E x_k  (x* = 0)",
-              title="(d) the mean drifts left")
+        ax[3].errorbar(
+            steps,
+            -xs.mean(axis=1),
+            yerr=2.58 * se,
+            fmt="o",
+            ms=3,
+            color=c,
+            capsize=2,
+            label=f"MC ±99%, Var ξ = {sd**2:g}",
+        )
+    ax[3].set(xscale="log", yscale="log", xlabel="step k", ylabel="−E x_k  (x* = 0)", title="(d) the mean drifts left")
     ax[3].legend(loc="lower right", fontsize=7)
     plotting.save(fig, path)

@@ -80,18 +80,20 @@ def round(state: FedAvgState, oracle: Oracle, params: FedAvgParams, rng: np.rand
     clients = np.broadcast_to(state.x[:, None, :], (S, params.M, d))
     with np.errstate(over="ignore", invalid="ignore"):
         clients = local_sgd(clients, oracle, params.eta, params.K, rng)
-        x = state.x + params.eta_server * (clients.mean(axis=1) - state.x)
+        average = clients.mean(axis=1)
+        x = average if params.eta_server == 1 else state.x + params.eta_server * (average - state.x)
     return FedAvgState(x, state.r + 1)
 
 
-def _check_finite(x: np.ndarray, algorithm: str, r: int) -> None:
+def _check_finite(x: np.ndarray, algorithm: str, r: int, unit: str = "round") -> None:
     if not np.all(np.isfinite(x)):
         bad = int(np.sum(~np.all(np.isfinite(x), axis=-1)))
-        raise DivergenceError(algorithm, r, f"{bad} of {x.shape[0]} replicas")
+        raise DivergenceError(algorithm, r, f"{bad} of {x.shape[0]} replicas", unit=unit)
 
 
-def run(oracle: Oracle, x0, params: FedAvgParams, R: int, rng: np.random.Generator, *,
-        S: int = 1, record_every: int = 1) -> Trajectory:
+def run(
+    oracle: Oracle, x0, params: FedAvgParams, R: int, rng: np.random.Generator, *, S: int = 1, record_every: int = 1
+) -> Trajectory:
     """Run ``R`` rounds of FedAvg on ``S`` replicas, recording ``x^{(r,0)}`` every ``record_every`` rounds.
 
     Raises
@@ -112,8 +114,18 @@ def run(oracle: Oracle, x0, params: FedAvgParams, R: int, rng: np.random.Generat
     return Trajectory(np.stack(xs), np.asarray(ts))
 
 
-def minibatch_sgd(oracle: Oracle, x0, eta: float, T: int, rng: np.random.Generator, *, M: int,
-                  per_client: int = 1, S: int = 1, record_every: int = 1) -> Trajectory:
+def minibatch_sgd(
+    oracle: Oracle,
+    x0,
+    eta: float,
+    T: int,
+    rng: np.random.Generator,
+    *,
+    M: int,
+    per_client: int = 1,
+    S: int = 1,
+    record_every: int = 1,
+) -> Trajectory:
     """Minibatch SGD: each step, each of ``M`` clients computes ``per_client`` gradients at ``x``.
 
     With ``per_client = 1`` this is FedAvg's communication pattern with a single local step
@@ -131,15 +143,23 @@ def minibatch_sgd(oracle: Oracle, x0, eta: float, T: int, rng: np.random.Generat
         points = np.broadcast_to(x[:, None, None, :], (x.shape[0], per_client, M, x.shape[1]))
         with np.errstate(over="ignore", invalid="ignore"):
             x = x - eta * oracle(points, rng).mean(axis=(1, 2))
-        _check_finite(x, "minibatch SGD", t)
+        _check_finite(x, "minibatch SGD", t, "step")
         if t % record_every == 0 or t == T:
             xs.append(x)
             ts.append(t)
     return Trajectory(np.stack(xs), np.asarray(ts))
 
 
-def sgd(oracle: Oracle, x0, eta: float, T: int, rng: np.random.Generator, *, S: int = 1,
-        record_at: Sequence[int] | None = None) -> Trajectory:
+def sgd(
+    oracle: Oracle,
+    x0,
+    eta: float,
+    T: int,
+    rng: np.random.Generator,
+    *,
+    S: int = 1,
+    record_at: Sequence[int] | None = None,
+) -> Trajectory:
     """Single-client SGD, ``x_{k+1} = x_k - eta grad f(x_k; xi_k)`` (Definition 2.5), on ``S`` replicas.
 
     ``record_at`` lists the step counts to keep (default: every step). The problem must have identical
@@ -156,10 +176,8 @@ def sgd(oracle: Oracle, x0, eta: float, T: int, rng: np.random.Generator, *, S: 
     for k in range(1, T + 1):
         with np.errstate(over="ignore", invalid="ignore"):
             x = x - eta * oracle(x, rng)
-        if not np.all(np.isfinite(x)):
-            _check_finite(x[:, 0], "SGD", k)
+        _check_finite(x[:, 0], "SGD", k, "step")
         if k in keep:
             xs.append(x[:, 0])
             ts.append(k)
     return Trajectory(np.stack(xs), np.asarray(ts))
-

@@ -110,8 +110,9 @@ def _propagate_once(g, eta, tau, x0, steps, du):
     return grid, W
 
 
-def propagate(g: PiecewiseLinear, eta: float, noise_sd: float, x0: float, steps: Sequence[int], *,
-              du: float = 0.1) -> DensityResult:
+def propagate(
+    g: PiecewiseLinear, eta: float, noise_sd: float, x0: float, steps: Sequence[int], *, du: float = 0.1
+) -> DensityResult:
     """Density and mean of ``x_k`` for every ``k`` in ``steps`` (all >= 1).
 
     Parameters
@@ -134,8 +135,7 @@ def propagate(g: PiecewiseLinear, eta: float, noise_sd: float, x0: float, steps:
         raise InvalidParameterError("g", "a PiecewiseLinear gradient", type(g).__name__)
     slopes = eta * np.asarray(g.slopes)
     if np.any(slopes < 0) or np.any(slopes >= 2):
-        raise InvalidParameterError("eta", "0 <= eta * slope < 2 for every piece of g (a stable chain)",
-                                    eta)
+        raise InvalidParameterError("eta", "0 <= eta * slope < 2 for every piece of g (a stable chain)", eta)
     steps = np.asarray(steps, dtype=int)
     if steps.ndim != 1 or steps.size == 0 or np.any(steps < 1):
         raise InvalidParameterError("steps", "a non-empty list of step counts >= 1", steps)

@@ -46,12 +46,12 @@ class Moments:
 def _quadratic_and_cov(oracle: Oracle) -> tuple[FederatedQuadratic, np.ndarray]:
     problem = oracle.problem
     if not isinstance(problem, FederatedQuadratic):
-        raise InvalidParameterError("oracle", "an oracle on a FederatedQuadratic problem",
-                                    type(problem).__name__)
+        raise InvalidParameterError("oracle", "an oracle on a FederatedQuadratic problem", type(problem).__name__)
     cov = np.zeros((problem.dim, problem.dim)) if isinstance(oracle, ExactGradient) else getattr(oracle, "cov", None)
     if cov is None:
-        raise InvalidParameterError("oracle", "an additive-noise oracle (AdditiveGaussian, Rademacher) "
-                                    "or ExactGradient", type(oracle).__name__)
+        raise InvalidParameterError(
+            "oracle", "an additive-noise oracle (AdditiveGaussian, Rademacher) or ExactGradient", type(oracle).__name__
+        )
     return problem, cov
 
 

@@ -46,7 +46,7 @@ class FiniteNoise:
         s = exact(scale)
         outcomes: list[State] = [()]
         for _ in range(dim):
-            outcomes = [o + (v,) for o in outcomes for v in (s, -s)]
+            outcomes = [(*o, v) for o in outcomes for v in (s, -s)]
         return cls(tuple(outcomes), tuple(Fraction(1, len(outcomes)) for _ in outcomes))
 
     @classmethod
@@ -54,14 +54,16 @@ class FiniteNoise:
         """``+-sigma e_i`` with probability ``1/(2 dim)`` each (covariance ``sigma^2 I / dim``)."""
         positive_int("dim", dim)
         s = exact(sigma)
-        values = tuple(tuple(sign * s if j == i else Fraction(0) for j in range(dim))
-                       for i in range(dim) for sign in (1, -1))
+        values = tuple(
+            tuple(sign * s if j == i else Fraction(0) for j in range(dim)) for i in range(dim) for sign in (1, -1)
+        )
         return cls(values, tuple(Fraction(1, 2 * dim) for _ in values))
 
     @property
     def mean(self) -> State:
-        return tuple(sum((p * v[i] for v, p in zip(self.values, self.probs)), Fraction(0))
-                     for i in range(len(self.values[0])))
+        return tuple(
+            sum((p * v[i] for v, p in zip(self.values, self.probs)), Fraction(0)) for i in range(len(self.values[0]))
+        )
 
 
 @dataclass
@@ -83,8 +85,14 @@ class ExactLaw:
     n_states: list[int] = field(default_factory=list)
 
 
-def propagate(step: Callable[[State, State], State], x0: Sequence, noise: FiniteNoise, k_max: int, *,
-              functionals: Mapping[str, Callable[[State], Fraction]] | None = None) -> ExactLaw:
+def propagate(
+    step: Callable[[State, State], State],
+    x0: Sequence,
+    noise: FiniteNoise,
+    k_max: int,
+    *,
+    functionals: Mapping[str, Callable[[State], Fraction]] | None = None,
+) -> ExactLaw:
     """Propagate the exact law of ``x_{k+1} = step(x_k, xi_k)`` from ``x_0 = x0`` for ``k_max`` steps."""
     k_max = positive_int("k_max", k_max, minimum=0)
     functionals = dict(functionals or {})

@@ -68,15 +68,15 @@ class Problem:
         """Return ``x`` as a float array whose last axis has length ``dim``."""
         arr = np.asarray(x, dtype=float)
         if arr.ndim == 0 or arr.shape[-1] != self.dim:
-            raise InvalidParameterError(name, f"an array whose last axis has length d = {self.dim}",
-                                        f"shape {arr.shape}")
+            raise InvalidParameterError(
+                name, f"an array whose last axis has length d = {self.dim}", f"shape {arr.shape}"
+            )
         return arr
 
     def check_clients(self, M: int) -> None:
         """Raise unless ``M`` clients are compatible with this problem."""
         if self.n_clients is not None and M != self.n_clients:
-            raise InvalidParameterError("M", f"M = {self.n_clients} (the problem has {self.n_clients} "
-                                        "clients)", M)
+            raise InvalidParameterError("M", f"M = {self.n_clients} (the problem has {self.n_clients} clients)", M)
 
     def check_client_points(self, x) -> np.ndarray:
         """Check an array of client points ``(..., M, d)`` against the problem."""

@@ -82,8 +82,10 @@ class LogisticRegression(Problem):
         """Features (M, n, d) and labels (M, n) of ``M`` clients (identical clients share one set)."""
         if self.n_clients is not None:
             return self.features, self.labels
-        return (np.broadcast_to(self.features, (M, *self.features.shape[1:])),
-                np.broadcast_to(self.labels, (M, self.n_samples)))
+        return (
+            np.broadcast_to(self.features, (M, *self.features.shape[1:])),
+            np.broadcast_to(self.labels, (M, self.n_samples)),
+        )
 
     def client_grad(self, x) -> np.ndarray:
         x = self.check_client_points(x)

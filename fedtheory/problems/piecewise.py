@@ -34,8 +34,11 @@ class PiecewiseLinear:
 
     def __post_init__(self):
         if len(self.slopes) != len(self.breakpoints) + 1 or len(self.intercepts) != len(self.slopes):
-            raise InvalidParameterError("slopes", "one more slope and intercept than breakpoints",
-                                        (len(self.breakpoints), len(self.slopes), len(self.intercepts)))
+            raise InvalidParameterError(
+                "slopes",
+                "one more slope and intercept than breakpoints",
+                (len(self.breakpoints), len(self.slopes), len(self.intercepts)),
+            )
         if any(b2 <= b1 for b1, b2 in zip(self.breakpoints, self.breakpoints[1:])):
             raise InvalidParameterError("breakpoints", "a strictly increasing sequence", self.breakpoints)
 
@@ -56,8 +59,7 @@ class PiecewiseQuadratic(Problem):
     """
 
     def __init__(self, a_plus, a_minus):
-        self._exact_params = tuple(
-            tuple(v) if np.ndim(v) else (v,) for v in (a_plus, a_minus))
+        self._exact_params = tuple(tuple(v) if np.ndim(v) else (v,) for v in (a_plus, a_minus))
         ap = finite_array("a_plus", np.asarray(a_plus, dtype=float), ndim=(0, 1)).reshape(-1)
         am = finite_array("a_minus", np.asarray(a_minus, dtype=float), ndim=(0, 1)).reshape(-1)
         if ap.shape != am.shape:
@@ -120,7 +122,5 @@ class PiecewiseQuadratic(Problem):
 
     def grad_exact(self, x: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
         """``grad F(x)`` in exact arithmetic; float curvatures enter as their exact dyadic values."""
-        ap, am = ([v if isinstance(v, Fraction) else Fraction(float(v)) for v in p]
-                  for p in self._exact_params)
+        ap, am = ([v if isinstance(v, Fraction) else Fraction(float(v)) for v in p] for p in self._exact_params)
         return tuple((p if xi >= 0 else m) * xi for xi, p, m in zip(x, ap, am))
-

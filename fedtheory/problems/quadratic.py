@@ -46,8 +46,7 @@ class FederatedQuadratic(Problem):
         homogeneous = A.ndim == 2 and b.ndim == 1
         M = 1 if homogeneous else (A.shape[0] if A.ndim == 3 else b.shape[0])
         if A.ndim == 3 and b.ndim == 2 and A.shape[0] != b.shape[0]:
-            raise InvalidParameterError("b", f"one row per client (M = {A.shape[0]} from A)",
-                                        f"shape {b.shape}")
+            raise InvalidParameterError("b", f"one row per client (M = {A.shape[0]} from A)", f"shape {b.shape}")
         self.dim = d
         self.n_clients = None if homogeneous else M
         self.A = np.broadcast_to(A, (M, d, d)).copy()
@@ -76,8 +75,11 @@ class FederatedQuadratic(Problem):
         x, *_ = np.linalg.lstsq(self.A_mean, self.b_mean, rcond=None)
         residual = np.linalg.norm(self.A_mean @ x - self.b_mean)
         if residual > 1e-9 * max(1.0, np.linalg.norm(self.b_mean)):
-            raise InvalidParameterError("b", "a mean of b_m in the range of the mean Hessian "
-                                        "(otherwise F is unbounded below)", f"residual {residual:.3g}")
+            raise InvalidParameterError(
+                "b",
+                "a mean of b_m in the range of the mean Hessian (otherwise F is unbounded below)",
+                f"residual {residual:.3g}",
+            )
         return x
 
     @cached_property

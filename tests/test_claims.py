@@ -1,0 +1,52 @@
+from fractions import Fraction
+
+import pytest
+
+from fedtheory.claims import Evidence, claim, judge, seed_for, select
+from fedtheory.errors import InvalidParameterError, UnknownClaimError
+
+
+def test_inequalities_hold_and_fail_with_the_worst_entry_as_witness():
+    ok = judge(Evidence([1.0, 2.0, 3.0], [2.0, 4.0, 3.5], "<=", grid={"k": [1, 2, 3]}))
+    assert ok.verdict == "holds" and ok.parameters == {"k": 3} and ok.margin == pytest.approx(3 / 3.5)
+    bad = judge(Evidence([1.0, 5.0, 3.0], 4.0, "<=", grid={"k": [1, 2, 3]}))
+    assert bad.verdict == "fails" and bad.parameters == {"k": 2} and bad.n_failed == 1
+    assert judge(Evidence([3.0], [2.0], ">=")).verdict == "holds"
+    assert judge(Evidence([0.0], [0.0], "<")).verdict == "fails"
+
+
+def test_intervals_give_inconclusive_when_they_straddle_the_bound():
+    assert judge(Evidence([1.0], 1.5, "<=", interval=([0.5], [1.4]))).verdict == "holds"
+    assert judge(Evidence([1.0], 1.5, "<=", interval=([0.5], [1.6]))).verdict == "inconclusive"
+    assert judge(Evidence([2.0], 1.5, "<=", interval=([1.6], [2.4]))).verdict == "fails"
+    assert judge(Evidence([2.0], 1.5, "==", interval=([1.6], [2.4]))).verdict == "fails"
+    assert judge(Evidence([2.0], 2.1, "==", interval=([1.6], [2.4]))).verdict == "holds"
+
+
+def test_exact_values_are_compared_exactly():
+    tiny = Fraction(1, 10**40)
+    assert judge(Evidence([Fraction(1, 3)], [Fraction(1, 3)], "==")).verdict == "holds"
+    assert judge(Evidence([Fraction(1, 3) + tiny], [Fraction(1, 3)], "==")).verdict == "fails"
+    assert judge(Evidence([Fraction(1, 3) + tiny], [Fraction(1, 3)], "<=")).verdict == "fails"
+
+
+def test_tolerances_apply_and_equality_margin_is_fraction_of_allowed():
+    out = judge(Evidence([1e-13], 0.0, "==", atol=1e-12))
+    assert out.verdict == "holds" and out.margin == pytest.approx(0.1)
+
+
+def test_bad_evidence_and_registration():
+    with pytest.raises(InvalidParameterError, match="relation"):
+        Evidence(1, 1, "=<")
+    with pytest.raises(InvalidParameterError, match="expect"):
+        claim("x/y", source="", statement="", expect="maybe")
+    with pytest.raises(InvalidParameterError, match="id"):
+        claim("no-slash", source="", statement="", expect="holds")
+
+
+def test_selection_and_seeds():
+    ids = [c.id for c in select(["yuan-thesis/fig-2.1"])]
+    assert ids and all(i.startswith("yuan-thesis/fig-2.1:") for i in ids)
+    with pytest.raises(UnknownClaimError, match="no-such-claim"):
+        select(["no-such-claim"])
+    assert seed_for("a/b") == seed_for("a/b") != seed_for("a/c")

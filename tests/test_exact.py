@@ -1,0 +1,128 @@
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fedtheory.algorithms import fedavg
+from fedtheory.errors import InvalidParameterError
+from fedtheory.exact import density, moments, rational
+from fedtheory.fit import mc_mean
+from fedtheory.oracles import AdditiveGaussian, Minibatch, Rademacher
+from fedtheory.problems import FederatedQuadratic, PiecewiseQuadratic, sparse_regression_data
+
+
+@given(
+    a=st.floats(0.1, 3.0),
+    eta_a=st.floats(0.01, 1.9),
+    sigma=st.floats(0.1, 2.0),
+    M=st.integers(1, 50),
+    K=st.integers(1, 20),
+    R=st.integers(1, 10),
+    x0=st.floats(-3, 3),
+)
+def test_moments_match_the_one_dimensional_closed_form(a, eta_a, sigma, M, K, R, x0):
+    eta = eta_a / a
+    p = FederatedQuadratic([[a]], [0.0])
+    mom = moments.fedavg_moments(AdditiveGaussian(p, sigma), fedavg.FedAvgParams(eta, K, M), [x0], R)
+    rho = 1 - eta * a
+    g, w = rho**K, eta**2 * sigma**2 / M * sum(rho ** (2 * j) for j in range(K))
+    var = sum(g ** (2 * r) for r in range(R)) * w
+    assert mom.mean[-1, 0] == pytest.approx(g**R * x0, rel=1e-10, abs=1e-12)
+    assert mom.cov[-1, 0, 0] == pytest.approx(var, rel=1e-10, abs=1e-14)
+    subopt = moments.expected_suboptimality(p, mom)[-1]
+    assert subopt == pytest.approx(0.5 * a * (g ** (2 * R) * x0**2 + var), rel=1e-9, abs=1e-14)
+
+
+@pytest.mark.parametrize("oracle_cls", [AdditiveGaussian, Rademacher])
+def test_moments_agree_with_monte_carlo(oracle_cls):
+    rng = np.random.default_rng(3)
+    A = np.stack([np.diag([1.0, 0.5]), np.array([[2.0, 0.3], [0.3, 0.4]])])
+    p = FederatedQuadratic(A, rng.normal(size=(2, 2)))
+    oracle, params = oracle_cls(p, 0.8), fedavg.FedAvgParams(0.2, 3, 2, eta_server=0.8)
+    mom = moments.fedavg_moments(oracle, params, [1.0, -1.0], 4)
+    S = 200_000
+    x = fedavg.run(oracle, [1.0, -1.0], params, 4, np.random.default_rng(4), S=S).final
+    est = mc_mean(x, family_size=2)
+    assert np.all((est.lo <= mom.mean[-1]) & (mom.mean[-1] <= est.hi))
+    cov = np.cov(x.T)
+    assert np.allclose(cov, mom.cov[-1], rtol=0.03, atol=1e-4)  # sampling error of a covariance at S = 2e5
+
+
+def test_moments_reject_non_quadratic_or_non_additive():
+    p, _ = sparse_regression_data(np.random.default_rng(0), n_clients=2, n_per_client=5, dim=3, n_nonzero=1)
+    with pytest.raises(InvalidParameterError, match="invalid oracle"):
+        moments.fedavg_moments(Minibatch(p, 2), fedavg.FedAvgParams(0.1, 1, 2), np.zeros(3), 2)
+    with pytest.raises(InvalidParameterError, match="invalid oracle"):
+        moments.fedavg_moments(
+            AdditiveGaussian(PiecewiseQuadratic(1, 1), 1.0), fedavg.FedAvgParams(0.1, 1, 2), [0.0], 2
+        )
+
+
+def test_rational_engine_merges_equal_states():
+    # A random walk (F = 0): 2^k noise paths but only k + 1 distinct states.
+    law = rational.propagate(lambda x, xi: (x[0] + xi[0],), [0], rational.FiniteNoise.rademacher(1), 20)
+    assert law.n_states[-1] == 21 and law.mean[-1] == (0,)
+    # E x_k^2 = k exactly
+    law = rational.propagate(
+        lambda x, xi: (x[0] + xi[0],),
+        [0],
+        rational.FiniteNoise.rademacher(1),
+        10,
+        functionals={"sq": lambda x: x[0] ** 2},
+    )
+    assert law.expectations["sq"] == list(range(11))
+
+
+@settings(max_examples=15)
+@given(
+    ap=st.fractions(Fraction(1, 4), 2, max_denominator=8),
+    am=st.fractions(Fraction(1, 4), 2, max_denominator=8),
+    x0=st.fractions(-1, 1, max_denominator=4),
+)
+def test_rational_engine_against_monte_carlo(ap, am, x0):
+    eta, k = Fraction(1, 4), 6
+    p = PiecewiseQuadratic(ap, am)
+    law = rational.propagate(rational.sgd_step(p.grad_exact, eta), [x0], rational.FiniteNoise.rademacher(1), k)
+    pf = PiecewiseQuadratic(float(ap), float(am))
+    xs = fedavg.sgd(Rademacher(pf, 1.0), [float(x0)], float(eta), k, np.random.default_rng(0), S=100_000).x[:, :, 0]
+    est = mc_mean(xs, axis=1, family_size=k + 1)
+    exact = np.array([float(m[0]) for m in law.mean])
+    assert np.all((est.lo - 1e-12 <= exact) & (exact <= est.hi + 1e-12))
+
+
+def test_finite_noise_validation():
+    with pytest.raises(InvalidParameterError, match="probs"):
+        rational.FiniteNoise(((Fraction(1),), (Fraction(-1),)), (Fraction(1, 2), Fraction(1, 3)))
+    assert rational.FiniteNoise.axes(1, 3).mean == (0, 0, 0)
+
+
+@settings(max_examples=10)
+@given(ap=st.floats(0.2, 2.0), am=st.floats(0.2, 2.0), x0=st.floats(-1, 1))
+def test_density_engine_against_monte_carlo(ap, am, x0):
+    p = PiecewiseQuadratic(ap, am)
+    steps = [1, 3, 10, 30]
+    dens = density.propagate(p.gradient_pieces(), 0.3, 0.5, x0, steps)
+    xs = fedavg.sgd(AdditiveGaussian(p, 0.5), [x0], 0.3, 30, np.random.default_rng(1), S=100_000, record_at=steps).x[
+        :, :, 0
+    ]
+    est = mc_mean(xs, axis=1, family_size=len(steps))
+    assert np.all((est.lo - dens.mean_error <= dens.mean) & (dens.mean <= est.hi + dens.mean_error))
+    assert np.allclose(dens.mass, 1, atol=1e-12)
+
+
+def test_density_error_estimate_shrinks_quadratically():
+    g = PiecewiseQuadratic(1.0, 0.1).gradient_pieces()
+    errs = [density.propagate(g, 0.1, 1.0, 0.0, [50], du=du).mean_error[0] for du in (0.2, 0.1, 0.05)]
+    assert errs[0] / errs[1] == pytest.approx(4, rel=0.15) and errs[1] / errs[2] == pytest.approx(4, rel=0.15)
+
+
+def test_density_bad_input():
+    g = PiecewiseQuadratic(1.0, 0.5).gradient_pieces()
+    with pytest.raises(InvalidParameterError, match="invalid eta"):
+        density.propagate(g, 2.5, 1.0, 0.0, [1])
+    with pytest.raises(InvalidParameterError, match="invalid steps"):
+        density.propagate(g, 0.1, 1.0, 0.0, [0])
+    with pytest.raises(InvalidParameterError, match="invalid noise_sd"):
+        density.propagate(g, 0.1, -1.0, 0.0, [1])

@@ -1,0 +1,106 @@
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fedtheory.errors import InvalidParameterError
+from fedtheory.problems import (
+    FederatedQuadratic,
+    LeastSquares,
+    LogisticRegression,
+    PiecewiseQuadratic,
+    logistic_data,
+    sparse_regression_data,
+)
+
+
+def test_quadratic_constants_common_hessian():
+    A = np.diag([1.0, 4.0])
+    b = np.array([[1.0, 0.0], [-1.0, 2.0]])
+    p = FederatedQuadratic(A, b)
+    assert p.n_clients == 2 and p.L == 4.0 and p.mu == 1.0
+    assert np.allclose(p.x_star, np.linalg.solve(A, b.mean(0)))
+    assert np.isclose(p.zeta, np.linalg.norm(b[0] - b.mean(0)))
+    g = np.einsum("ij,mj->mi", A, np.broadcast_to(p.x_star, (2, 2))) - b
+    assert np.isclose(p.zeta_star, np.sqrt(np.mean(np.sum(g**2, -1))))
+    assert np.allclose(p.grad(p.x_star), 0)
+
+
+def test_quadratic_different_hessians_have_infinite_uniform_heterogeneity():
+    p = FederatedQuadratic(np.stack([np.eye(2), 2 * np.eye(2)]), np.zeros((2, 2)))
+    assert p.zeta == np.inf and p.zeta_star == 0
+
+
+@pytest.mark.parametrize(
+    "A, match",
+    [
+        (np.array([[1.0, 2.0], [0.0, 1.0]]), "symmetric"),
+        (np.array([[1.0, 0.0], [0.0, -1.0]]), "positive semidefinite"),
+        (np.ones((2, 3)), "square"),
+    ],
+)
+def test_quadratic_rejects_bad_matrices(A, match):
+    with pytest.raises(InvalidParameterError, match=match):
+        FederatedQuadratic(A, np.zeros(2))
+
+
+def test_quadratic_rejects_mismatched_dimensions_and_unbounded():
+    with pytest.raises(InvalidParameterError, match="invalid b"):
+        FederatedQuadratic(np.eye(2), np.zeros(3))
+    with pytest.raises(InvalidParameterError, match="unbounded"):
+        _ = FederatedQuadratic(np.diag([1.0, 0.0]), np.array([0.0, 1.0])).x_star
+    with pytest.raises(InvalidParameterError, match="invalid x"):
+        FederatedQuadratic(np.eye(2), np.zeros(2)).grad(np.zeros(3))
+    with pytest.raises(InvalidParameterError, match="invalid M"):
+        FederatedQuadratic(np.eye(2), np.zeros((3, 2))).client_grad(np.zeros((2, 2)))
+
+
+@given(x=st.floats(-10, 10), ap=st.floats(0.1, 5), am=st.floats(0.1, 5))
+def test_piecewise_gradient_and_exact_gradient(x, ap, am):
+    p = PiecewiseQuadratic(ap, am)
+    g = p.grad([x])[0]
+    assert g == (ap if x >= 0 else am) * x
+    assert float(p.grad_exact((Fraction(x),))[0]) == pytest.approx(g, rel=1e-15, abs=1e-300)
+    assert p.gradient_pieces()(x) == pytest.approx(g)
+
+
+def test_piecewise_scaled_psi_and_constants():
+    p = PiecewiseQuadratic.scaled_psi(0.5)  # (L/2) psi with L = 1
+    assert (p.a_plus[0], p.a_minus[0], p.L, p.mu) == (1.0, 0.5, 1.0, 0.5)
+    assert p.value([[-2.0], [2.0]]).tolist() == [1.0, 2.0]
+    with pytest.raises(InvalidParameterError, match="a_plus"):
+        PiecewiseQuadratic(-1.0, 1.0)
+
+
+def test_logistic_gradient_matches_finite_differences():
+    p = logistic_data(np.random.default_rng(1), n_clients=3, n_per_client=20, dim=4, l2=0.1)
+    x = np.random.default_rng(2).normal(size=4)
+    eps = 1e-6
+    fd = [(p.value(x + eps * e) - p.value(x - eps * e)) / (2 * eps) for e in np.eye(4)]
+    assert np.allclose(p.grad(x), fd, atol=1e-8)
+    assert np.allclose(p.grad(p.x_star), 0, atol=1e-10)
+    with pytest.raises(InvalidParameterError, match="labels"):
+        LogisticRegression(np.zeros((3, 2)), np.array([0.0, 1.0, 1.0]))
+
+
+@pytest.mark.parametrize("make", ["logistic", "least_squares"])
+def test_sample_gradients_average_to_the_client_gradient(make):
+    rng = np.random.default_rng(0)
+    if make == "logistic":
+        p = logistic_data(rng, n_clients=2, n_per_client=7, dim=3)
+    else:
+        p, _ = sparse_regression_data(rng, n_clients=2, n_per_client=7, dim=3, n_nonzero=2)
+    x = rng.normal(size=(1, 2, 3))
+    idx = np.broadcast_to(np.arange(7), (1, 2, 7))
+    assert np.allclose(p.sample_grad(x, idx), p.client_grad(x))
+
+
+def test_least_squares_is_the_quadratic_it_claims():
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(10, 3)), rng.normal(size=10)
+    p = LeastSquares(X, y)
+    x = rng.normal(size=3)
+    assert np.isclose(p.value(x), np.sum((X @ x - y) ** 2) / 20)
+    assert np.allclose(p.x_star, np.linalg.lstsq(X, y, rcond=None)[0])
