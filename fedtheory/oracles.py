@@ -78,9 +78,15 @@ class AdditiveGaussian(_Additive):
                 raise InvalidParameterError("cov", f"a ({d}, {d}) matrix", f"shape {self.cov.shape}")
         w, V = np.linalg.eigh(self.cov)
         self._factor = V * np.sqrt(np.clip(w, 0.0, None))  # cov = factor @ factor.T
+        diag = np.diag(self.cov)
+        self._diagonal = np.sqrt(diag) if np.array_equal(self.cov, np.diag(diag)) else None
 
     def noise(self, shape, rng) -> np.ndarray:
-        return rng.standard_normal(shape) @ self._factor.T
+        z = rng.standard_normal(shape)
+        if self._diagonal is not None:  # independent coordinates: an in-place product, no matmul
+            z *= self._diagonal[0] if np.all(self._diagonal == self._diagonal[0]) else self._diagonal
+            return z
+        return (z.reshape(-1, shape[-1]) @ self._factor.T).reshape(shape)
 
 
 class Rademacher(_Additive):
