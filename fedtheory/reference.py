@@ -117,7 +117,7 @@ def regularizer_expression(reg: Regularizer, x: cp.Expression) -> tuple[cp.Expre
     if isinstance(reg, SquaredL2):
         return 0.5 * reg.lam * cp.sum_squares(x), []
     if isinstance(reg, ElasticNet):
-        return reg._l1.lam * cp.norm1(x) + 0.5 * reg._l2.lam * cp.sum_squares(x), []
+        return reg.l1 * cp.norm1(x) + 0.5 * reg.l2 * cp.sum_squares(x), []
     if isinstance(reg, NuclearNorm):
         return reg.lam * cp.normNuc(x), []
     if isinstance(reg, Box):

@@ -97,21 +97,22 @@ class SquaredL2(Regularizer):
 
 
 class ElasticNet(Regularizer):
-    """``psi(x) = l1 ||x||_1 + (l2/2) ||x||_2^2``."""
+    """``psi(x) = l1 ||x||_1 + (l2/2) ||x||_2^2``; its prox is the l1 prox followed by the l2 shrinkage."""
 
     def __init__(self, l1: float, l2: float):
-        self._l1, self._l2 = L1(positive("l1", l1, allow_zero=True)), SquaredL2(positive("l2", l2, allow_zero=True))
+        self.l1, self.l2 = positive("l1", l1, allow_zero=True), positive("l2", l2, allow_zero=True)
+        self._lasso, self._ridge = L1(self.l1), SquaredL2(self.l2)
 
     def value(self, x) -> np.ndarray:
-        return self._l1.value(x) + self._l2.value(x)
+        return self._lasso.value(x) + self._ridge.value(x)
 
     def prox(self, v, t) -> np.ndarray:
         t = _prox_parameter(t)
-        return self._l2.prox(self._l1.prox(v, t), t)
+        return self._ridge.prox(self._lasso.prox(v, t), t)
 
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
         p = np.asarray(p, dtype=float)
-        return self._l1.in_subdifferential(p, np.asarray(g, dtype=float) - self._l2.lam * p, tol=tol)
+        return self._lasso.in_subdifferential(p, np.asarray(g, dtype=float) - self.l2 * p, tol=tol)
 
 
 class NuclearNorm(Regularizer):

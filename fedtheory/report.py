@@ -209,12 +209,13 @@ def table(results: list[Result]) -> Table:
 def write_json(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    stack = versions()
     doc = {
         "profile": profile,
         "seconds": seconds,
-        "versions": versions(),
+        "versions": stack,
         "summary": summary(results, seconds),
-        "claims": [asdict(r) for r in results],
+        "claims": [{**asdict(r), "versions": stack} for r in results],
     }
     path.write_text(json.dumps(jsonable(doc), indent=1) + "\n")
     return path

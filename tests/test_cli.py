@@ -49,7 +49,8 @@ def test_verify_writes_both_reports(tmp_path, capsys):
         "seed",
     ):
         assert key in entry
-    assert {"numpy", "cvxpy", "solver"} <= set(doc["versions"])
+    assert {"numpy", "cvxpy", "solver"} <= set(entry["versions"])
+    assert entry["versions"] == doc["versions"]
     assert FAST in (tmp_path / "verify.md").read_text()
     assert "1 claims: 1 holds; all as expected" in capsys.readouterr().out
 
