@@ -25,8 +25,9 @@ ETA, SD, STEPS, CHAINS, LOOP_SUBSET = 0.01, 0.1, 1024, 65_536, 256
 def vectorised() -> tuple[float, float]:
     problem = PiecewiseQuadratic(2.0, 0.2)
     start = time.perf_counter()
-    x = fedavg.sgd(AdditiveGaussian(problem, SD), [0.0], ETA, STEPS, np.random.default_rng(0), S=CHAINS,
-                   record_at=[STEPS]).final[:, 0]
+    x = fedavg.sgd(
+        AdditiveGaussian(problem, SD), [0.0], ETA, STEPS, np.random.default_rng(0), S=CHAINS, record_at=[STEPS]
+    ).final[:, 0]
     return time.perf_counter() - start, float(x.std(ddof=1) / np.sqrt(CHAINS))
 
 
@@ -59,12 +60,18 @@ def main() -> None:
     t_dens, du, err = density_engine(mc_se)
     print("| engine | seconds | vs per-chain loop | accuracy of E x_1024 |")
     print("|---|---:|---:|---|")
-    print(f"| per-chain Python loop ({LOOP_SUBSET} chains timed, scaled to {CHAINS}) | {t_loop:.1f} | 1x | "
-          f"MC standard error {mc_se:.2e} |")
-    print(f"| vectorised Monte Carlo ({CHAINS} x {STEPS}) | {t_vec:.2f} | {t_loop / t_vec:.0f}x | "
-          f"MC standard error {mc_se:.2e} |")
-    print(f"| density engine (du = {du} eta sd) | {t_dens:.3f} | {t_loop / t_dens:.0f}x | "
-          f"deterministic, error estimate {err:.1e} |")
+    print(
+        f"| per-chain Python loop ({LOOP_SUBSET} chains timed, scaled to {CHAINS}) | {t_loop:.1f} | 1x | "
+        f"MC standard error {mc_se:.2e} |"
+    )
+    print(
+        f"| vectorised Monte Carlo ({CHAINS} x {STEPS}) | {t_vec:.2f} | {t_loop / t_vec:.0f}x | "
+        f"MC standard error {mc_se:.2e} |"
+    )
+    print(
+        f"| density engine (du = {du} eta sd) | {t_dens:.3f} | {t_loop / t_dens:.0f}x | "
+        f"deterministic, error estimate {err:.1e} |"
+    )
 
 
 if __name__ == "__main__":

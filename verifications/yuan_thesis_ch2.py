@@ -187,6 +187,29 @@ def _mc_chain(problem, oracle_cls, sigma, eta, x0, steps, rng, S):
     return traj.x[:, :, 0]  # (len(steps), S)
 
 
+def _mc_agreement(blocks: list[tuple], witness: dict) -> Evidence:
+    """Evidence that Monte Carlo means equal reference values.
+
+    Each block is ``(estimate, reference, engine_error, parameters)``: an :class:`MCEstimate` over some
+    steps, the reference values there, the reference's own error (widening the interval) and the grid
+    parameters of the block's entries.
+    """
+    err = np.concatenate([np.broadcast_to(np.asarray(e, dtype=float), est.mean.shape) for est, _, e, _ in blocks])
+    measured = np.concatenate([est.mean for est, *_ in blocks])
+    lo = np.concatenate([est.lo for est, *_ in blocks]) - err
+    hi = np.concatenate([est.hi for est, *_ in blocks]) + err
+    reference = np.concatenate([np.asarray(ref, dtype=float) for _, ref, _, _ in blocks])
+    grid = {name: [v for *_, params in blocks for v in params[name]] for name in blocks[0][3]}
+    return Evidence(
+        measured=measured,
+        bound=reference,
+        relation="==",
+        interval=(lo, hi),
+        grid=grid,
+        witness={"confidence": "99% simultaneous (Bonferroni)", **witness},
+    )
+
+
 @claim(
     f"{PAPER}/def-2.5:kinked-mean-mc-vs-rational",
     source="instance (2.4), line 297",
@@ -197,25 +220,13 @@ def _mc_chain(problem, oracle_cls, sigma, eta, x0, steps, rng, S):
 def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
     k_max, S = 12, 200_000 if ctx.quick else 2_000_000
     steps = list(range(1, k_max + 1))
-    measured, lo, hi, exact, grid = [], [], [], [], {"instance": [], "k": []}
+    blocks = []
     for i, (ap, am, eta, x0) in enumerate(KINKED):
         law = _kinked_law(ap, am, eta, x0, k_max)
         xs = _mc_chain(PiecewiseQuadratic(float(ap), float(am)), Rademacher, 1.0, eta, x0, steps, ctx.rng(i), S)
         est = mc_mean(xs, axis=1, family_size=len(KINKED) * k_max)
-        measured += list(est.mean)
-        lo += list(est.lo)
-        hi += list(est.hi)
-        exact += [law.mean[k][0] for k in steps]
-        grid["instance"] += [i] * k_max
-        grid["k"] += steps
-    return Evidence(
-        measured=measured,
-        bound=exact,
-        relation="==",
-        interval=(lo, hi),
-        grid=grid,
-        witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)", "seed": ctx.seed},
-    )
+        blocks.append((est, [law.mean[k][0] for k in steps], 0.0, {"instance": [i] * k_max, "k": steps}))
+    return _mc_agreement(blocks, {"replicas": S, "seed": ctx.seed})
 
 
 @claim(
@@ -228,29 +239,14 @@ def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
 def kinked_mean_density_vs_mc(ctx: Context) -> Evidence:
     S = 200_000 if ctx.quick else 2_000_000
     steps = [1, 2, 4, 8, 16, 32, 64]
-    measured, lo, hi, ref, grid = [], [], [], [], {"instance": [], "k": []}
+    blocks = []
     for i, (ap, am, eta, x0) in enumerate(KINKED):
         problem = PiecewiseQuadratic(float(ap), float(am))
         dens = density.propagate(problem.gradient_pieces(), float(eta), 1.0, float(x0), steps)
-        est = mc_mean(
-            _mc_chain(problem, AdditiveGaussian, 1.0, eta, x0, steps, ctx.rng(i), S),
-            axis=1,
-            family_size=len(KINKED) * len(steps),
-        )
-        measured += list(est.mean)
-        lo += list(est.lo - dens.mean_error)
-        hi += list(est.hi + dens.mean_error)
-        ref += list(dens.mean)
-        grid["instance"] += [i] * len(steps)
-        grid["k"] += steps
-    return Evidence(
-        measured=measured,
-        bound=ref,
-        relation="==",
-        interval=(lo, hi),
-        grid=grid,
-        witness={"replicas": S, "confidence": "99% simultaneous (Bonferroni)"},
-    )
+        xs = _mc_chain(problem, AdditiveGaussian, 1.0, eta, x0, steps, ctx.rng(i), S)
+        est = mc_mean(xs, axis=1, family_size=len(KINKED) * len(steps))
+        blocks.append((est, dens.mean, dens.mean_error, {"instance": [i] * len(steps), "k": steps}))
+    return _mc_agreement(blocks, {"replicas": S, "seed": ctx.seed})
 
 
 def _abs_gaussian_mean(mu: float, sd: float) -> float:
@@ -356,37 +352,19 @@ drift_sd = _drift_claim("sd")
 def fig21_mc_vs_density(ctx: Context) -> Evidence:
     steps, S = FIG21["steps"], FIG21["replicas"]
     problem = PiecewiseQuadratic(FIG21["a_plus"], FIG21["a_minus"])
-    measured, lo, hi, ref, grid, samples, dens_all = [], [], [], [], {"reading": [], "k": []}, {}, {}
+    blocks, samples, dens_all = [], {}, {}
     for i, (reading, sd) in enumerate(READINGS.items()):
         xs = fedavg.sgd(
             AdditiveGaussian(problem, sd), [0.0], FIG21["eta"], max(steps), ctx.rng(i), S=S, record_at=steps
         ).x[:, :, 0]
         est = mc_mean(xs, axis=1, family_size=len(READINGS) * len(steps))
         dens = _fig21_density(sd, steps)
-        measured += list(est.mean)
-        lo += list(est.lo - dens.mean_error)
-        hi += list(est.hi + dens.mean_error)
-        ref += list(dens.mean)
-        grid["reading"] += [reading] * len(steps)
-        grid["k"] += steps
+        blocks.append((est, dens.mean, dens.mean_error, {"reading": [reading] * len(steps), "k": steps}))
         samples[reading], dens_all[reading] = xs, dens
     path = ctx.figure_path("fig-2.1")
     if path is not None:
         _draw_fig21(path, problem, samples, dens_all)
-    return Evidence(
-        measured=measured,
-        bound=ref,
-        relation="==",
-        interval=(lo, hi),
-        grid=grid,
-        witness={
-            "replicas": S,
-            "confidence": "99% simultaneous (Bonferroni)",
-            "seed": ctx.seed,
-            "mc_means": measured,
-            "density_means": ref,
-        },
-    )
+    return _mc_agreement(blocks, {"replicas": S, "seed": ctx.seed})
 
 
 def _draw_fig21(path, problem, samples, dens_all) -> None:

@@ -93,3 +93,22 @@ def as_vector(name: str, value, dim: int | None = None) -> np.ndarray:
     if dim is not None and arr.shape[0] != dim:
         raise InvalidParameterError(name, f"a vector of length {dim}", f"shape {arr.shape}")
     return arr
+
+
+def finite_sum_data(features, responses, response_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Validate one data set ``(n, d)`` / ``(n,)`` or one per client ``(M, n, d)`` / ``(M, n)``."""
+    X = finite_array("features", features, ndim=(2, 3))
+    y = finite_array(response_name, responses, ndim=(1, 2))
+    if X.ndim - 1 != y.ndim or X.shape[:-1] != y.shape:
+        raise InvalidParameterError(response_name, f"shape {X.shape[:-1]} to match features", f"shape {y.shape}")
+    return X, y
+
+
+def sample_rows(data: np.ndarray, n_clients: int | None, idx: np.ndarray) -> np.ndarray:
+    """Rows ``idx`` (shape (..., M, b)) of each client's data ``(M_data, n, ...)``: shape (..., M, b, ...).
+
+    With identical clients (``n_clients is None``) every client samples the one shared data set.
+    """
+    M = idx.shape[-2]
+    rows = np.arange(M)[:, None] if n_clients is not None else np.zeros((M, 1), dtype=int)
+    return data[rows, idx]

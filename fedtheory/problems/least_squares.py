@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import finite_array, positive
+from .._validate import positive
 from ..errors import InvalidParameterError
 from ..regularizers import L1
+from .base import finite_sum_data, sample_rows
 from .quadratic import FederatedQuadratic
 
 
@@ -22,10 +23,7 @@ class LeastSquares(FederatedQuadratic):
     """
 
     def __init__(self, features, targets):
-        X = finite_array("features", features, ndim=(2, 3))
-        y = finite_array("targets", targets, ndim=(1, 2))
-        if X.ndim - 1 != y.ndim or X.shape[:-1] != y.shape:
-            raise InvalidParameterError("targets", f"shape {X.shape[:-1]} to match features", f"shape {y.shape}")
+        X, y = finite_sum_data(features, targets, "targets")
         n = X.shape[-2]
         A = np.einsum("...ni,...nj->...ij", X, X) / n
         b = np.einsum("...ni,...n->...i", X, y) / n
@@ -38,10 +36,8 @@ class LeastSquares(FederatedQuadratic):
     def sample_grad(self, x, idx) -> np.ndarray:
         """Mean gradient of rows ``idx`` (shape (..., M, b)) at client points ``x`` (..., M, d)."""
         x = self.check_client_points(x)
-        M = x.shape[-2]
-        rows = np.arange(M)[:, None] if self.n_clients is not None else np.zeros((M, 1), dtype=int)
-        A = self.features[rows, idx]
-        r = np.einsum("...mbd,...md->...mb", A, x) - self.targets[rows, idx]
+        A = sample_rows(self.features, self.n_clients, idx)
+        r = np.einsum("...mbd,...md->...mb", A, x) - sample_rows(self.targets, self.n_clients, idx)
         return np.einsum("...mb,...mbd->...md", r, A) / idx.shape[-1]
 
 

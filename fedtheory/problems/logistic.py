@@ -10,9 +10,9 @@ from functools import cached_property
 import numpy as np
 from scipy.special import expit, log_expit
 
-from .._validate import finite_array, positive
+from .._validate import positive
 from ..errors import InvalidParameterError
-from .base import Problem
+from .base import Problem, finite_sum_data, sample_rows
 
 
 class LogisticRegression(Problem):
@@ -29,10 +29,7 @@ class LogisticRegression(Problem):
     """
 
     def __init__(self, features, labels, l2: float = 0.0):
-        X = finite_array("features", features, ndim=(2, 3))
-        y = finite_array("labels", labels, ndim=(1, 2))
-        if X.ndim - 1 != y.ndim or X.shape[:-1] != y.shape:
-            raise InvalidParameterError("labels", f"shape {X.shape[:-1]} to match features", f"shape {y.shape}")
+        X, y = finite_sum_data(features, labels, "labels")
         if not np.all(np.isin(y, (-1.0, 1.0))):
             raise InvalidParameterError("labels", "values in {-1, +1}", np.unique(y)[:5])
         self.l2 = positive("l2", l2, allow_zero=True)
@@ -97,10 +94,8 @@ class LogisticRegression(Problem):
     def sample_grad(self, x, idx) -> np.ndarray:
         """Mean gradient of the samples ``idx`` (shape (..., M, b)) at client points ``x`` (..., M, d)."""
         x = self.check_client_points(x)
-        M = x.shape[-2]
-        rows = np.arange(M)[:, None] if self.n_clients is not None else np.zeros((M, 1), dtype=int)
-        A = self.features[rows, idx]  # (..., M, b, d)
-        y = self.labels[rows, idx]  # (..., M, b)
+        A = sample_rows(self.features, self.n_clients, idx)  # (..., M, b, d)
+        y = sample_rows(self.labels, self.n_clients, idx)  # (..., M, b)
         z = y * np.einsum("...mbd,...md->...mb", A, x)
         s = -y * expit(-z)
         return np.einsum("...mb,...mbd->...md", s, A) / idx.shape[-1] + self.l2 * x
