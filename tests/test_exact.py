@@ -126,3 +126,28 @@ def test_density_bad_input():
         density.propagate(g, 0.1, 1.0, 0.0, [0])
     with pytest.raises(InvalidParameterError, match="invalid noise_sd"):
         density.propagate(g, 0.1, -1.0, 0.0, [1])
+
+
+@given(ap=st.floats(0.1, 2.0), am=st.floats(0.1, 2.0), eta=st.floats(0.05, 1.0), x0=st.floats(-2, 2))
+@settings(max_examples=20)
+def test_float_enumeration_matches_rational_enumeration(ap, am, eta, x0):
+    p = PiecewiseQuadratic(ap, am)
+    exact = rational.propagate(
+        rational.sgd_step(p.grad_exact, eta),
+        [x0],
+        rational.FiniteNoise.rademacher(1),
+        8,
+        functionals={"sq": lambda x: x[0] ** 2},
+    )
+    floats = rational.propagate_float(lambda x, xi: x - eta * (p.grad(x) + xi), [x0], [[1.0], [-1.0]], [0.5, 0.5], 8)
+    for k, law in enumerate(floats):
+        assert law.mean[0] == pytest.approx(float(exact.mean[k][0]), rel=1e-12, abs=1e-14)
+        assert law.expect(lambda x: x[:, 0] ** 2) == pytest.approx(float(exact.expectations["sq"][k]), rel=1e-12)
+        assert law.probs.sum() == pytest.approx(1.0, abs=1e-14)
+
+
+def test_float_enumeration_merges_and_validates():
+    laws = rational.propagate_float(lambda x, xi: x + xi, [0.0], [[1.0], [-1.0]], [0.5, 0.5], 20)
+    assert laws[-1].states.shape[0] == 21  # a lattice walk: k + 1 states, not 2^k
+    with pytest.raises(InvalidParameterError, match="noise_probs"):
+        rational.propagate_float(lambda x, xi: x + xi, [0.0], [[1.0], [-1.0]], [0.5, 0.4], 2)

@@ -1,4 +1,4 @@
-"""Exact expectations over finite noise laws, in rational arithmetic.
+"""Exact expectations over finite noise laws, in rational arithmetic (and enumerated in float64).
 
 The law of ``x_k`` under a recursion ``x_{k+1} = step(x_k, xi_k)`` with i.i.d. ``xi`` from a finite
 law is a finite distribution. This engine propagates it as a dictionary ``{state: probability}`` of
@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+import numpy as np
 
 from .._validate import positive_int
 from ..errors import InvalidParameterError
@@ -130,3 +132,48 @@ def gd_trajectory(grad_exact: Callable[[State], State], x0: Sequence, eta, k_max
         z = tuple(zj - eta * gj for zj, gj in zip(z, grad_exact(z)))
         out.append(z)
     return out
+
+
+@dataclass(frozen=True)
+class FloatLaw:
+    """A finite law in float64: ``states`` (n, d) with ``probs`` (n,); one per step in :func:`propagate_float`."""
+
+    states: np.ndarray
+    probs: np.ndarray
+
+    def expect(self, phi: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``E phi(x)`` for a vectorised ``phi`` mapping (n, d) states to (n, ...) values."""
+        return np.tensordot(self.probs, phi(self.states), axes=(0, 0))
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.probs @ self.states
+
+
+def propagate_float(
+    step: Callable[[np.ndarray, np.ndarray], np.ndarray], x0: Sequence[float], noise_values, noise_probs, k_max: int
+) -> list[FloatLaw]:
+    """The law of ``x_k``, ``k = 0..k_max``, enumerated over every noise path in float64.
+
+    The float counterpart of :func:`propagate` for instances whose parameters are not rational: every
+    step maps all ``n`` states against every noise value in one vectorised call ``step(states, xi)``
+    with ``states`` (n * m, d) and ``xi`` (n * m, d); states that coincide exactly are merged. Cost and
+    memory grow like (noise support)^k; expectations are exact up to float rounding (about 1e-15
+    relative per step).
+    """
+    k_max = positive_int("k_max", k_max, minimum=0)
+    values = np.atleast_2d(np.asarray(noise_values, dtype=float))
+    probs = np.asarray(noise_probs, dtype=float)
+    if values.shape[0] != probs.size or not np.isclose(probs.sum(), 1.0, rtol=0, atol=1e-14) or np.any(probs < 0):
+        raise InvalidParameterError("noise_probs", "one non-negative probability per noise value, summing to 1", probs)
+    states = np.atleast_2d(np.asarray(x0, dtype=float))
+    weights = np.ones(1)
+    laws = [FloatLaw(states, weights)]
+    for _ in range(k_max):
+        n, m = states.shape[0], values.shape[0]
+        states = step(np.repeat(states, m, axis=0), np.tile(values, (n, 1)))
+        weights = np.outer(weights, probs).ravel()
+        states, inverse = np.unique(states, axis=0, return_inverse=True)
+        weights = np.bincount(inverse.ravel(), weights=weights, minlength=states.shape[0])
+        laws.append(FloatLaw(states, weights))
+    return laws

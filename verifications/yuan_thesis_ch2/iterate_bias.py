@@ -1,4 +1,4 @@
-"""Thesis chapter 2 (Glasgow, Yuan, Ma): iterate bias of SGD and Figure 2.1.
+"""Definition 2.5 (iterate bias) on quadratics and on the kinked instance (2.4), and Figure 2.1.
 
 Paper text: ``shared/seeds/001_cb75050223127bb7.txt`` (Definition 2.5 at lines 245-262, Figure 2.1
 caption at line 264, the instance psi of eq. (2.4) at lines 292-299).

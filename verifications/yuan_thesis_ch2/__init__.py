@@ -1,0 +1,9 @@
+"""Thesis chapter 2 and appendix A (Glasgow, Yuan, Ma): iterate bias and sharp bounds for FedAvg.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-790, appendix A at
+2574-3272.
+"""
+
+from . import bias_bounds, iterate_bias
+
+__all__ = ["bias_bounds", "iterate_bias"]

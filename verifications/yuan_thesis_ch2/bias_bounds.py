@@ -1,0 +1,409 @@
+"""Bounds on the iterate bias (section 2.2, appendix A.2): Theorems 2.6/A.1, 2.7/A.4, Lemmas A.2, A.3.
+
+Upper bounds (they hold for every instance satisfying Assumption 2.1') are checked by exact enumeration
+of every +-sigma noise path on random kinked quadratics, random step sizes eta <= 1/L and random starts.
+Lower bounds are checked on the instances the thesis names, with the Gaussian noise it prints, by the
+density engine. On the kinked instances E x_k / (eta sigma) depends on eta*L alone, so L = sigma = 1
+loses no generality there.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, Theorem 2.6 at line 273, Theorem 2.7 at 277,
+Theorem A.1 at 2670, Lemma A.2 at 2680 (proof chain 2690-2697, (A.7) at 2701), Lemma A.3 at 2704,
+Theorem A.4 at 2751.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from fedtheory import plotting
+from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.exact import density, rational
+from fedtheory.fit import loglog_slope
+from fedtheory.problems import PiecewiseQuadratic
+
+PAPER = "yuan-thesis"
+
+# --------------------------------------------------------------------------------------------------
+# Upper bounds: exact enumeration over +-sigma noise (variance sigma^2: Assumption 2.1'(c) with equality)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Enumerated:
+    """Exact expectations along SGD, arrays of shape (instances, k_max + 1)."""
+
+    bias: np.ndarray  # |E x_k - z_k|
+    msd: np.ndarray  # E |x_k - z_k|^2
+    dist: np.ndarray  # E |x_k - z_k|
+    variance: np.ndarray  # E |x_k - E x_k|^2
+    grad_gap: np.ndarray  # E |F'(x_k) - F'(z_k)|
+    eta: np.ndarray  # (instances,)
+    L: np.ndarray
+    sigma: np.ndarray
+    x0: np.ndarray
+    k: np.ndarray  # (k_max + 1,)
+
+
+@cache
+def _enumerated(quick: bool) -> _Enumerated:
+    """Random kinked quadratics (both orientations), eta*L in (0, 1] (endpoint included), starts at the
+    kink, near it and far from it; every noise path enumerated for k <= k_max."""
+    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-a.1"))
+    n, k_max = (40, 14) if quick else (300, 16)
+    rows = {key: [] for key in ("bias", "msd", "dist", "variance", "grad_gap")}
+    eta, L, sigma, x0 = [], [], [], []
+    for i in range(n):
+        a = rng.uniform(0.1, 2.0, size=2)
+        problem = PiecewiseQuadratic(a.max(), a.min()) if i % 2 else PiecewiseQuadratic(a.min(), a.max())
+        s = float(np.exp(rng.uniform(np.log(0.1), np.log(3.0))))
+        u = 1.0 if i % 5 == 0 else float(rng.uniform(0.01, 1.0))
+        e = u / problem.L
+        start = [0.0, rng.normal(), 10 * rng.normal()][i % 3]
+        laws = rational.propagate_float(
+            lambda x, xi, p=problem, e=e: x - e * (p.grad(x) + xi), [start], [[s], [-s]], [0.5, 0.5], k_max
+        )
+        z = [start]
+        for _ in range(k_max):
+            z.append(z[-1] - e * float(problem.grad([z[-1]])[0]))
+        z = np.asarray(z)
+        mean = np.array([law.mean[0] for law in laws])
+        rows["bias"].append(np.abs(mean - z))
+        rows["msd"].append([law.expect(lambda x, zk=zk: (x[:, 0] - zk) ** 2) for law, zk in zip(laws, z)])
+        rows["dist"].append([law.expect(lambda x, zk=zk: np.abs(x[:, 0] - zk)) for law, zk in zip(laws, z)])
+        rows["variance"].append([law.expect(lambda x, m=m: (x[:, 0] - m) ** 2) for law, m in zip(laws, mean)])
+        rows["grad_gap"].append(
+            [
+                law.expect(lambda x, zk=zk, p=problem: np.abs(p.grad(x)[:, 0] - p.grad([zk])[0]))
+                for law, zk in zip(laws, z)
+            ]
+        )
+        eta.append(e)
+        L.append(problem.L)
+        sigma.append(s)
+        x0.append(start)
+    arrays = {key: np.asarray(v, dtype=float) for key, v in rows.items()}
+    return _Enumerated(
+        **arrays,
+        eta=np.asarray(eta),
+        L=np.asarray(L),
+        sigma=np.asarray(sigma),
+        x0=np.asarray(x0),
+        k=np.arange(k_max + 1),
+    )
+
+
+def _upper(ctx: Context, measured_of, bound_of, *, ks: slice = slice(1, None), note: str = "") -> Evidence:
+    """Evidence ``measured <= bound`` over every enumerated instance and step ``k`` in ``ks``."""
+    e = _enumerated(ctx.quick)
+    eta, L, s = e.eta[:, None], e.L[:, None], e.sigma[:, None]
+    k = e.k[None, ks].astype(float)
+    measured, bound = measured_of(e, ks), bound_of(eta, L, s, k)
+    shape = np.broadcast_shapes(measured.shape, bound.shape)
+    grid = {
+        "instance": np.broadcast_to(np.arange(e.eta.size)[:, None], shape),
+        "k": np.broadcast_to(k, shape).astype(int),
+        "eta_L": np.broadcast_to(eta * L, shape),
+        "sigma": np.broadcast_to(s, shape),
+        "x0": np.broadcast_to(e.x0[:, None], shape),
+    }
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation="<=",
+        atol=1e-12,
+        grid=grid,
+        witness={
+            "instances": int(e.eta.size),
+            "k_max": int(e.k[-1]),
+            "engine": "every +-sigma noise path enumerated in float64 (atol 1e-12: rounding)",
+            "instance family": "F' = a_plus x (x >= 0), a_minus x (x < 0), a in [0.1, 2], "
+            "L = max a, eta L in (0, 1], x0 in {0, N(0,1), 10 N(0,1)}",
+            **({"note": note} if note else {}),
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/thm-a.1",
+    source="Theorem A.1, eq. (A.6), line 2675",
+    statement="For eta <= 1/L and any start, |E x_SGD^(k) - z_GD^(k)| <= min{4 eta^2 k^(3/2) L sigma, "
+    "eta k^(1/2) sigma}.",
+    expect="holds",
+)
+def thm_a1(ctx: Context) -> Evidence:
+    return _upper(
+        ctx,
+        lambda e, ks: e.bias[:, ks],
+        lambda eta, L, s, k: np.minimum(4 * eta**2 * k**1.5 * L * s, eta * np.sqrt(k) * s),
+    )
+
+
+@claim(
+    f"{PAPER}/thm-2.6",
+    source="Theorem 2.6, line 273",
+    statement="There is an absolute c_bar with |bias_k| <= c_bar eta^2 k^(3/2) L sigma for eta <= 1/L; "
+    "checked with c_bar = 4, the constant of Theorem A.1.",
+    expect="holds",
+)
+def thm_26(ctx: Context) -> Evidence:
+    def ratio(e, ks):
+        return e.bias[:, ks] / (e.eta[:, None] ** 2 * e.k[None, ks] ** 1.5 * e.L[:, None] * e.sigma[:, None])
+
+    return _upper(ctx, ratio, lambda eta, L, s, k: np.full(np.broadcast_shapes(eta.shape, k.shape), 4.0))
+
+
+@claim(
+    f"{PAPER}/lem-a.2",
+    source="Lemma A.2, line 2680",
+    statement="For eta <= 1/L, |bias_k| <= ((1 + eta L)^k - 1)/(eta L) * 2 eta^2 L k^(1/2) sigma.",
+    expect="holds",
+)
+def lem_a2(ctx: Context) -> Evidence:
+    return _upper(
+        ctx,
+        lambda e, ks: e.bias[:, ks],
+        lambda eta, L, s, k: ((1 + eta * L) ** k - 1) / (eta * L) * 2 * eta**2 * L * np.sqrt(k) * s,
+    )
+
+
+@claim(
+    f"{PAPER}/lem-a.2:proof-variance",
+    source="proof of Lemma A.2, line 2699 (cites [70])",
+    statement="E|x_SGD^(k) - E x_SGD^(k)|^2 <= 2 eta^2 k sigma^2.",
+    expect="holds",
+)
+def lem_a2_variance(ctx: Context) -> Evidence:
+    return _upper(ctx, lambda e, ks: e.variance[:, ks], lambda eta, L, s, k: 2 * eta**2 * k * s**2)
+
+
+@claim(
+    f"{PAPER}/lem-a.2:proof-smoothness",
+    source="proof of Lemma A.2, line 2694 ('by L-smoothness')",
+    statement="As printed: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= eta L E|x_SGD^(k) - z_GD^(k)|.",
+    expect="fails",
+)
+def lem_a2_smoothness(ctx: Context) -> Evidence:
+    return _upper(
+        ctx,
+        lambda e, ks: e.grad_gap[:, ks],
+        lambda eta, L, s, k: eta * L * _dist(ctx)[:, 1:],
+        note="L-smoothness gives a factor L, not eta L; see lem-a.2:proof-smoothness-corrected",
+    )
+
+
+@claim(
+    f"{PAPER}/lem-a.2:proof-smoothness-corrected",
+    source="proof of Lemma A.2, line 2694, corrected",
+    statement="Corrected step: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= L E|x_SGD^(k) - z_GD^(k)| "
+    "(L-smoothness); with it the chain yields (A.7) as printed.",
+    expect="holds",
+)
+def lem_a2_smoothness_corrected(ctx: Context) -> Evidence:
+    return _upper(ctx, lambda e, ks: e.grad_gap[:, ks], lambda eta, L, s, k: L * _dist(ctx)[:, 1:])
+
+
+def _dist(ctx: Context) -> np.ndarray:
+    return _enumerated(ctx.quick).dist
+
+
+@claim(
+    f"{PAPER}/lem-a.2:eq-a.7",
+    source="proof of Lemma A.2, eq. (A.7), line 2701",
+    statement="|bias_{k+1}| <= (1 + eta L)|bias_k| + 2 eta^2 L k^(1/2) sigma for every k >= 0.",
+    expect="holds",
+)
+def lem_a2_eq_a7(ctx: Context) -> Evidence:
+    def bound(eta, L, s, k):
+        prev = _enumerated(ctx.quick).bias[:, :-1]
+        return (1 + eta * L) * prev + 2 * eta**2 * L * np.sqrt(k - 1) * s
+
+    return _upper(ctx, lambda e, ks: e.bias[:, ks], bound, note="entry k compares bias_k with step k - 1")
+
+
+@claim(
+    f"{PAPER}/lem-a.3",
+    source="Lemma A.3, line 2704",
+    statement="For eta <= 1/L, |bias_k| <= eta k^(1/2) sigma.",
+    expect="holds",
+)
+def lem_a3(ctx: Context) -> Evidence:
+    return _upper(ctx, lambda e, ks: e.bias[:, ks], lambda eta, L, s, k: eta * np.sqrt(k) * s)
+
+
+@claim(
+    f"{PAPER}/lem-a.3:proof-msd",
+    source="proof of Lemma A.3, line 2731",
+    statement="E|x_SGD^(k) - z_GD^(k)|^2 <= eta^2 k sigma^2.",
+    expect="holds",
+)
+def lem_a3_msd(ctx: Context) -> Evidence:
+    return _upper(ctx, lambda e, ks: e.msd[:, ks], lambda eta, L, s, k: eta**2 * k * s**2)
+
+
+# --------------------------------------------------------------------------------------------------
+# Lower bounds: the printed instances with Gaussian noise, density engine (L = sigma = 1)
+# --------------------------------------------------------------------------------------------------
+
+INSTANCES = {"(L/2)psi": 0.5, "(L/24)psi": 1 / 24}  # Theorem 2.7's instance and Lemma A.5's
+ETA_L = (0.5, 0.25, 0.1, 0.05, 0.02, 0.01, 0.005)
+
+
+@cache
+def _gaussian_means(scale: float, eta: float, K: int) -> density.DensityResult:
+    problem = PiecewiseQuadratic.scaled_psi(scale)
+    return density.propagate(problem.gradient_pieces(), eta, 1.0, 0.0, np.arange(1, K + 1))
+
+
+def _a4_evidence(ctx: Context, k_min: int) -> tuple[Evidence, dict]:
+    K = 300
+    measured, err, bound, grid = [], [], [], {"instance": [], "eta_L": [], "k": []}
+    curves = {}
+    for name, scale in INSTANCES.items():
+        for eta in ETA_L:
+            dens = _gaussian_means(scale, eta, K)
+            k = np.arange(1, K + 1)
+            keep = k >= k_min
+            bias = np.abs(dens.mean)  # z_GD^(k) = x* = 0
+            measured.append(bias[keep])
+            err.append(dens.mean_error[keep])
+            bound.append(0.002 * np.minimum(eta**2 * k**1.5, np.sqrt(eta))[keep])
+            grid["instance"] += [name] * int(keep.sum())
+            grid["eta_L"] += [eta] * int(keep.sum())
+            grid["k"] += k[keep].tolist()
+            curves[name, eta] = bias
+    measured, err = np.concatenate(measured), np.concatenate(err)
+    ev = Evidence(
+        measured=measured,
+        bound=np.concatenate(bound),
+        relation=">=",
+        interval=(np.maximum(measured - err, 0.0), measured + err),
+        grid=grid,
+        witness={
+            "noise": "Gaussian N(0, sigma^2), L = sigma = 1, start x* = 0",
+            "K": K,
+            "engine": "density propagation; intervals are its error estimates",
+        },
+    )
+    return ev, curves
+
+
+@claim(
+    f"{PAPER}/thm-a.4",
+    source="Theorem A.4, line 2751",
+    statement="As printed: for any L, sigma, K there are f, D (Assumption 2.1') such that for any "
+    "eta <= 1/(2L) and any k <= K, from the optimum, |bias_k| >= 0.002 min{eta^2 k^(3/2) L sigma, "
+    "eta^(1/2) L^(-1/2) sigma}.",
+    expect="fails",
+)
+def thm_a4(ctx: Context) -> Evidence:
+    ev, _ = _a4_evidence(ctx, k_min=1)
+    ev.witness["why k = 1 fails for every instance"] = (
+        "E x_1 = x* - eta E grad f(x*; xi) = x* - eta grad F(x*) = z_1, so bias_1 = 0 < 0.002 eta^2 L sigma "
+        "whatever f and D are; Theorem 2.7 states k in [2, K]. See thm-a.4:k-ge-2."
+    )
+    return ev
+
+
+@claim(
+    f"{PAPER}/thm-a.4:k-ge-2",
+    source="Theorem A.4, line 2751, with k restricted to [2, K] as in Theorem 2.7",
+    statement="Corrected range: on (L/2)psi and on (L/24)psi (the instance of Lemma A.5) with Gaussian noise, "
+    "for eta L in {0.5, ..., 0.005} and every k in [2, 300], |bias_k| >= 0.002 min{eta^2 k^(3/2) L "
+    "sigma, eta^(1/2) L^(-1/2) sigma}.",
+    expect="holds",
+    figure="bias-second-order",
+)
+def thm_a4_k_ge_2(ctx: Context) -> Evidence:
+    ev, curves = _a4_evidence(ctx, k_min=2)
+    path = ctx.figure_path("bias-second-order")
+    if path is not None:
+        _draw_bias(path, curves)
+    return ev
+
+
+@claim(
+    f"{PAPER}/thm-2.7",
+    source="Theorem 2.7, line 277",
+    statement="On (L/2)psi with Gaussian noise, for any K, eta <= 1/(2KL) and k in [2, K]: |bias_k| >= "
+    "c eta^2 k^(3/2) L sigma; checked with c = 0.002 (Theorem A.4's constant) for K up to 256.",
+    expect="holds",
+)
+def thm_27(ctx: Context) -> Evidence:
+    ratios, lo, hi, grid = [], [], [], {"K": [], "eta_KL": [], "k": []}
+    for K in (2, 4, 8, 16, 32, 64, 128, 256):
+        for frac in (0.5, 0.05):  # eta = frac / (K L): the printed endpoint and ten times smaller
+            eta = frac / K
+            dens = _gaussian_means(0.5, eta, K)
+            k = np.arange(2, K + 1)
+            scale = eta**2 * k**1.5
+            ratio, err = np.abs(dens.mean[1:]) / scale, dens.mean_error[1:] / scale
+            ratios.append(ratio)
+            lo.append(ratio - err)
+            hi.append(ratio + err)
+            grid["K"] += [K] * k.size
+            grid["eta_KL"] += [frac] * k.size
+            grid["k"] += k.tolist()
+    ratios = np.concatenate(ratios)
+    return Evidence(
+        measured=ratios,
+        bound=0.002,
+        relation=">=",
+        interval=(np.concatenate(lo), np.concatenate(hi)),
+        grid=grid,
+        witness={
+            "min ratio": float(ratios.min()),
+            "max ratio": float(ratios.max()),
+            "small-step limit": "-E x_k/(eta^2 k^(3/2) L sigma) -> sqrt(2/pi)/6 = 0.133",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/thm-2.7:improves-woodworth",
+    source="text after Theorem 2.7, line 279",
+    statement="The lower bound improves on Omega(eta^2 k L sigma) of [132]: on (L/2)psi the bias grows faster "
+    "than k; the fitted exponent of |bias_k| in k (eta L = 1e-4, k in [8, 128]) exceeds 1.",
+    expect="holds",
+)
+def thm_27_exponent(ctx: Context) -> Evidence:
+    k = np.arange(8, 129)
+    dens = _gaussian_means(0.5, 1e-4, int(k[-1]))
+    fit = loglog_slope(k, np.abs(dens.mean[k - 1]))
+    return Evidence(
+        measured=fit.slope,
+        bound=1.0,
+        relation=">",
+        interval=([fit.lo], [fit.hi]),
+        witness={
+            "slope": fit.slope,
+            "interval (95%)": [fit.lo, fit.hi],
+            "eta L k max": 0.0128,
+            "printed rate exponent": 1.5,
+        },
+    )
+
+
+def _draw_bias(path, curves) -> None:
+    fig, axes = plotting.figure(1, 2, width=3.6, height=3.0)
+    colors = plotting.plt.cm.viridis(np.linspace(0.05, 0.9, len(ETA_L)))
+    for ax, name in zip(axes, INSTANCES):
+        for eta, c in zip(ETA_L, colors):
+            bias = curves[name, eta]
+            k = np.arange(1, bias.size + 1)
+            ax.plot(k[1:], bias[1:] / eta, color=c, label=f"ηL = {eta:g}")
+            lower = 0.002 * np.minimum(eta**2 * k**1.5, np.sqrt(eta))
+            upper = np.minimum(4 * eta**2 * k**1.5, eta * np.sqrt(k))
+            ax.plot(k[1:], lower[1:] / eta, color=c, ls=":", lw=1)
+            ax.plot(k[1:], upper[1:] / eta, color=c, ls="--", lw=0.8, alpha=0.6)
+        ax.set(
+            xscale="log",
+            yscale="log",
+            xlabel="step k",
+            ylabel="|E x_k − z_k| / (η σ)",
+            title=f"{name}, Gaussian noise, from x* = 0",
+        )
+    axes[0].legend(fontsize=6, ncol=2, title="solid: exact; --: Thm A.1; ···: Thm A.4", title_fontsize=6)
+    plotting.save(fig, path)
