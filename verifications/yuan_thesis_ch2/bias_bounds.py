@@ -403,7 +403,7 @@ def _draw_bias(path, curves) -> None:
             yscale="log",
             xlabel="step k",
             ylabel="|E x_k − z_k| / (η σ)",
-            title=f"{name}, Gaussian noise, from x* = 0",
+            title=f"{name}: Gaussian noise, x_0 = x*",
         )
     axes[0].legend(fontsize=6, ncol=2, title="solid: exact; --: Thm A.1; ···: Thm A.4", title_fontsize=6)
     plotting.save(fig, path)
