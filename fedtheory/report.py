@@ -107,19 +107,33 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
         "failed": out.n_failed,
         "inconclusive": out.n_inconclusive,
     }
-    interval = None if ev.interval is None else {"lo": jsonable(ev.interval[0]), "hi": jsonable(ev.interval[1])}
+    interval = (
+        None
+        if ev.interval is None
+        else {"lo": _stored(ev.interval[0], out.n_entries), "hi": _stored(ev.interval[1], out.n_entries)}
+    )
     witness = jsonable({**ev.witness, **({"interval": interval} if interval else {})})
     return Result(
         **base,
         verdict=out.verdict,
-        measured=jsonable(ev.measured),
-        bound=jsonable(ev.bound),
+        measured=_stored(ev.measured, out.n_entries),
+        bound=_stored(ev.bound, out.n_entries),
         relation=ev.relation,
         margin=out.margin,
         worst=jsonable(worst),
         witness=witness,
         seconds=time.perf_counter() - start,
     )
+
+
+MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
+
+
+def _stored(values, n_entries: int):
+    """``values`` for the report, or a note when the grid is too large to store entry by entry."""
+    if n_entries <= MAX_STORED:
+        return jsonable(values)
+    return f"{n_entries} entries, not stored (see 'worst')"
 
 
 def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
