@@ -1,0 +1,267 @@
+"""The proof sketch of Theorem 2.7 (section 2.2.1): comparison chains, eq. (2.5), and its approximations.
+
+SGD on (L/2)psi is compared with the linear chains y (slope alpha_y = 1 - eta L/2) and z (alpha_z = 1 - eta L)
+driven by the same noise. Everything here is exact (sympy, enumeration of +-sigma paths) except the
+comparison with E x_k, which uses the density engine with its error bars. L = sigma = 1 without loss of
+generality (E x_k / (eta sigma) and the chains' standard deviations over eta sigma depend on eta L alone).
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, lines 303-330.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import sympy as sp
+
+from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.exact import density, rational
+from fedtheory.problems import PiecewiseQuadratic
+
+PAPER = "yuan-thesis"
+ETA_L = (1.0, 0.5, 0.1, 0.02, 0.005)
+K_MAX = 300
+
+eta, L, s, k, alpha = sp.symbols("eta L sigma k alpha", positive=True)
+
+
+def printed_variance(a, k_, eta_=1.0, sigma_=1.0):
+    """sigma_y^2 / sigma_z^2 as printed in (2.5): eta^2 sigma^2 (1 - alpha^k) / (1 - alpha)."""
+    return eta_**2 * sigma_**2 * (1 - a**k_) / (1 - a)
+
+
+def chain_variance(a, k_, eta_=1.0, sigma_=1.0):
+    """Var of y_{k+1} = alpha y_k - eta xi from y_0 = 0: eta^2 sigma^2 (1 - alpha^{2k}) / (1 - alpha^2)."""
+    return eta_**2 * sigma_**2 * (1 - a ** (2 * k_)) / (1 - a**2)
+
+
+@claim(
+    f"{PAPER}/eq-2.5",
+    source="eq. (2.5), line 311",
+    statement="y^(k) ~ alpha_y^k y^(0) + N(0, sigma_y^2) with sigma_y^2 = eta^2 sigma^2 (1 - alpha_y^k)/(1 - alpha_y) "
+    "(and likewise z with alpha_z), for the chains y^(k+1) = alpha y^(k) - eta xi.",
+    expect="fails",
+)
+def eq_25(ctx: Context) -> Evidence:
+    # Exact variance by the recursion v_{k+1} = alpha^2 v_k + eta^2 sigma^2 (eta = sigma = 1, so eta L = 1 - alpha_z).
+    measured, bound, grid = [], [], {"chain": [], "eta_L": [], "k": []}
+    for eta_L in ETA_L:
+        for chain, a in (("y", 1 - eta_L / 2), ("z", 1 - eta_L)):
+            v = 0.0
+            for kk in range(1, K_MAX + 1):
+                v = a**2 * v + 1.0
+                measured.append(printed_variance(a, kk))
+                bound.append(v)
+                grid["chain"].append(chain)
+                grid["eta_L"].append(eta_L)
+                grid["k"].append(kk)
+    identity = sp.simplify(chain_variance(alpha, k) - printed_variance(alpha, k))
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation="==",
+        rtol=1e-12,
+        grid=grid,
+        witness={
+            "true variance": "eta^2 sigma^2 (1 - alpha^(2k)) / (1 - alpha^2)",
+            "true - printed (sympy)": str(sp.factor(identity)),
+            "agree at": "k = 1 only (eta L = 1 makes alpha_z = 0: both give eta^2 sigma^2)",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/eq-2.5:corrected",
+    source="eq. (2.5), line 311, with alpha^2 in the geometric sum",
+    statement="Corrected: Var y^(k) = eta^2 sigma^2 (1 - alpha^(2k))/(1 - alpha^2) solves v_{k+1} = alpha^2 v_k + "
+    "eta^2 sigma^2, v_0 = 0 (sympy, and exact rationals for k <= 300).",
+    expect="holds",
+)
+def eq_25_corrected(ctx: Context) -> Evidence:
+    rec = sp.simplify(
+        chain_variance(alpha, k + 1, eta, s) - alpha**2 * chain_variance(alpha, k, eta, s) - eta**2 * s**2
+    )
+    residual = [
+        Fraction(str(rec.subs({alpha: a, k: kk, eta: 1, s: 1})))
+        for a in (sp.Rational(1, 3), sp.Rational(7, 8))
+        for kk in (1, 5, 40)
+    ]
+    for a in (Fraction(1, 2), Fraction(3, 4), Fraction(99, 100), Fraction(0)):
+        v = Fraction(0)
+        for kk in range(1, K_MAX + 1):
+            v = a**2 * v + 1
+            residual.append(v - chain_variance(a, kk, 1, 1))
+    return Evidence(
+        measured=residual, bound=Fraction(0), relation="==", witness={"symbolic residual of the recursion": str(rec)}
+    )
+
+
+def _series_coefficient(variance_expr, a_expr):
+    """Coefficient c in Var/(eta^2 sigma^2 k) = 1 + c (eta L k) + ... as eta L -> 0 and then k -> infinity."""
+    h = sp.symbols("h", positive=True)  # h = eta L
+    ratio = variance_expr.subs(alpha, a_expr(h)) / k
+    first = sp.series(ratio, h, 0, 2).removeO().coeff(h, 1)
+    return sp.limit(first / k, k, sp.oo)
+
+
+@claim(
+    f"{PAPER}/eq-2.5:approx",
+    source="section 2.2.1, lines 321-325",
+    statement="Using eta L k << 1: sigma_y^2 ~ eta^2 sigma^2 k (1 - eta L k/4) and sigma_z^2 ~ eta^2 sigma^2 k "
+    "(1 - eta L k/2) for the variances of y^(k), z^(k) (first-order coefficient in eta L k).",
+    expect="fails",
+)
+def eq_25_approx(ctx: Context) -> Evidence:
+    chains = {"y": (lambda h: 1 - h / 2, -sp.Rational(1, 4)), "z": (lambda h: 1 - h, -sp.Rational(1, 2))}
+    true = [_series_coefficient(chain_variance(alpha, k), a) for a, _ in chains.values()]
+    of_printed = [_series_coefficient(printed_variance(alpha, k), a) for a, _ in chains.values()]
+    printed = [p for _, p in chains.values()]
+    return Evidence(
+        measured=true,
+        bound=printed,
+        relation="==",
+        grid={"chain": list(chains)},
+        witness={
+            "coefficient of the true variance": [str(c) for c in true],
+            "coefficient of the printed formula (2.5)": [str(c) for c in of_printed],
+            "note": "the printed expansions expand the printed (2.5), not the variance of the chain",
+        },
+    )
+
+
+@cache
+def _gaussian_mean(eta_L: float) -> density.DensityResult:
+    return density.propagate(
+        PiecewiseQuadratic.scaled_psi(0.5).gradient_pieces(), eta_L, 1.0, 0.0, np.arange(1, K_MAX + 1)
+    )
+
+
+def _sd_gap(eta_L: float, variance) -> np.ndarray:
+    """``(sigma_z - sigma_y)/sqrt(2 pi)`` for k = 1..K_MAX with L = sigma = 1 (so eta = eta L)."""
+    kk = np.arange(1, K_MAX + 1)
+    sd = [np.sqrt(variance(a, kk, eta_L, 1.0)) for a in (1 - eta_L / 2, 1 - eta_L)]
+    return (sd[1] - sd[0]) / np.sqrt(2 * np.pi)  # (sigma_z - sigma_y)/sqrt(2 pi)
+
+
+def _dominance_bound(variance, name: str) -> Evidence:
+    measured, lo, hi, bound, grid = [], [], [], [], {"eta_L": [], "k": []}
+    for eta_L in ETA_L:
+        dens = _gaussian_mean(eta_L)
+        # E x_1 = x* - eta F'(x*) = 0 exactly for zero-mean noise; the grid serves k >= 2.
+        mean, err = dens.mean.copy(), dens.mean_error.copy()
+        mean[0], err[0] = 0.0, 0.0
+        measured.append(mean)
+        lo.append(mean - err)
+        hi.append(mean + err)
+        bound.append(_sd_gap(eta_L, variance))
+        grid["eta_L"] += [eta_L] * K_MAX
+        grid["k"] += list(range(1, K_MAX + 1))
+    return Evidence(
+        measured=np.concatenate(measured),
+        bound=np.concatenate(bound),
+        relation="<=",
+        interval=(np.concatenate(lo), np.concatenate(hi)),
+        grid=grid,
+        witness={"variances": name, "instance": "(L/2)psi, Gaussian noise, x0 = 0, L = sigma = 1"},
+    )
+
+
+@claim(
+    f"{PAPER}/thm-2.7:sketch-bound",
+    source="section 2.2.1, lines 315-319, with the chains' true variances",
+    statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) from x^(0) = 0, with sigma_y, sigma_z the standard "
+    "deviations of the comparison chains (eta L <= 1, k <= 300).",
+    expect="holds",
+)
+def sketch_bound(ctx: Context) -> Evidence:
+    return _dominance_bound(chain_variance, "true chain variances (eq-2.5:corrected)")
+
+
+@claim(
+    f"{PAPER}/thm-2.7:sketch-bound-printed-variances",
+    source="section 2.2.1, lines 315-319 with (2.5) as printed",
+    statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) with sigma_y, sigma_z from (2.5) as printed.",
+    expect="holds",
+)
+def sketch_bound_printed(ctx: Context) -> Evidence:
+    return _dominance_bound(printed_variance, "(2.5) as printed")
+
+
+@claim(
+    f"{PAPER}/thm-2.7:sketch-final",
+    source="section 2.2.1, line 327",
+    statement="As printed: -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) ~ (eta sigma sqrt(k)/sqrt(2 pi)) (eta L k/8) for "
+    "eta L k << 1 (ratio of the two sides -> 1).",
+    expect="fails",
+)
+def sketch_final(ctx: Context) -> Evidence:
+    ratios, grid = [], {"variances": [], "eta_L_k": []}
+    for name, variance in (("printed (2.5)", printed_variance), ("true", chain_variance)):
+        for eta_L_k in (1e-2, 1e-3, 1e-4):
+            kk = 1000
+            h = eta_L_k / kk
+            gap = _sd_gap_at(h, kk, variance)
+            printed = np.sqrt(kk) / np.sqrt(2 * np.pi) * eta_L_k / 8 * h  # eta sigma = h with L = sigma = 1
+            ratios.append(gap / printed)
+            grid["variances"].append(name)
+            grid["eta_L_k"].append(eta_L_k)
+    return Evidence(
+        measured=ratios,
+        bound=1.0,
+        relation="==",
+        rtol=0.05,
+        grid=grid,
+        witness={
+            "limit ratios": "-1 with the printed variances, -2 with the true ones: the printed "
+            "approximation has the wrong sign (sigma_z < sigma_y)",
+            "tolerance": "5%: the eta L k = 1e-2 entries carry O(eta L k) corrections",
+        },
+    )
+
+
+def _sd_gap_at(h: float, kk: int, variance) -> float:
+    sd_y, sd_z = (np.sqrt(variance(a, kk, h, 1.0)) for a in (1 - h / 2, 1 - h))
+    return float((sd_z - sd_y) / np.sqrt(2 * np.pi))
+
+
+@claim(
+    f"{PAPER}/thm-2.7:sketch-dominance",
+    source="section 2.2.1, line 307",
+    statement="With x^(0) = y^(0) = z^(0), x^(k) is first-order stochastically dominated by y^(k) and by z^(k); "
+    "checked in the stronger pathwise form x^(k) <= min(y^(k), z^(k)) on every +-sigma noise path (k <= 14) for "
+    "eta L <= 1 and starts inside and outside 0.",
+    expect="holds",
+)
+def sketch_dominance(ctx: Context) -> Evidence:
+    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-2.7:sketch-dominance"))
+    problem = PiecewiseQuadratic.scaled_psi(0.5)
+    measured, grid = [], {"eta_L": [], "x0": []}
+    for eta_L in (1.0, 0.7, 0.3, 0.05):
+        for x0 in (0.0, float(rng.normal()), -3.0, 3.0):
+            ay, az = 1 - eta_L / 2, 1 - eta_L
+
+            def step(states, xi, e=eta_L, ay=ay, az=az):
+                x, y, z = states[:, :1], states[:, 1:2], states[:, 2:]
+                return np.hstack(
+                    [x - e * (problem.grad(x) + xi[:, :1]), ay * y - e * xi[:, :1], az * z - e * xi[:, :1]]
+                )
+
+            laws = rational.propagate_float(step, [x0, x0, x0], [[1.0, 0, 0], [-1.0, 0, 0]], [0.5, 0.5], 14)
+            gap = max(float(np.max(law.states[:, 0] - np.minimum(law.states[:, 1], law.states[:, 2]))) for law in laws)
+            measured.append(gap)
+            grid["eta_L"].append(eta_L)
+            grid["x0"].append(x0)
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="<=",
+        atol=1e-12,
+        grid=grid,
+        witness={
+            "measured": "max over paths and k <= 14 of x_k - min(y_k, z_k)",
+            "why": "m(x) = x - eta F'(x) = min(alpha_y x, alpha_z x) and both maps are nondecreasing "
+            "for eta L <= 1, so the order is kept step by step",
+        },
+    )
