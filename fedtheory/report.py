@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import platform
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from importlib.metadata import version
 from pathlib import Path
 
@@ -60,20 +60,21 @@ def versions() -> dict:
 
 
 def jsonable(value):
-    """Convert evidence values (arrays, Fractions, numpy scalars) into JSON types."""
+    """Convert evidence values into JSON types: exact and numpy numbers become floats, anything else its text."""
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return jsonable(value.tolist())
-    if isinstance(value, Fraction):
-        return float(value)
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, numbers.Real) or (hasattr(value, "is_real") and getattr(value, "is_number", False)):
+        value = float(value)  # Fractions, sympy numbers
+        return value if math.isfinite(value) else str(value)
+    return str(value)
 
 
 def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = None) -> Result:

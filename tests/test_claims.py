@@ -50,3 +50,14 @@ def test_selection_and_seeds():
     with pytest.raises(UnknownClaimError, match="no-such-claim"):
         select(["no-such-claim"])
     assert seed_for("a/b") == seed_for("a/b") != seed_for("a/c")
+
+
+def test_report_json_accepts_exact_and_symbolic_values():
+    import json
+
+    import sympy as sp
+
+    from fedtheory.report import jsonable
+
+    doc = jsonable({"a": Fraction(1, 4), "b": sp.Rational(1, 3), "c": float("inf"), "d": [sp.Symbol("x"), None, True]})
+    assert json.loads(json.dumps(doc)) == {"a": 0.25, "b": 1 / 3, "c": "inf", "d": ["x", None, True]}

@@ -104,3 +104,24 @@ def test_least_squares_is_the_quadratic_it_claims():
     x = rng.normal(size=3)
     assert np.isclose(p.value(x), np.sum((X @ x - y) ** 2) / 20)
     assert np.allclose(p.x_star, np.linalg.lstsq(X, y, rcond=None)[0])
+
+
+def test_dimensions_of_rates_and_inconsistencies():
+    import sympy as sp
+
+    from fedtheory.dimensions import DimensionError, check, dimension
+
+    L, B, s, K, R = sp.symbols("L B sigma K R", positive=True)
+    units = {L: {"F": 1, "x": -2}, B: {"x": 1}, s: {"F": 1, "x": -1}}
+    third = (
+        L ** sp.Rational(1, 3)
+        * s ** sp.Rational(2, 3)
+        * B ** sp.Rational(4, 3)
+        / (K ** sp.Rational(1, 3) * R ** sp.Rational(2, 3))
+    )
+    assert check(third + L * B**2 / (K * R), {"F": 1}, units)[0]
+    assert dimension(sp.Min(L * B**2, s * B / sp.sqrt(K * R)), units) == {"F": 1}
+    ok, message = check(L * B**2 + s, {"F": 1}, units)
+    assert not ok and "different dimensions" in message
+    with pytest.raises(DimensionError, match="exp"):
+        dimension(sp.exp(L), units)
