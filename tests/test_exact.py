@@ -151,3 +151,24 @@ def test_float_enumeration_merges_and_validates():
     assert laws[-1].states.shape[0] == 21  # a lattice walk: k + 1 states, not 2^k
     with pytest.raises(InvalidParameterError, match="noise_probs"):
         rational.propagate_float(lambda x, xi: x + xi, [0.0], [[1.0], [-1.0]], [0.5, 0.4], 2)
+
+
+def test_client_moments_agree_with_monte_carlo():
+    rng = np.random.default_rng(7)
+    A = np.array([[1.0, 0.2], [0.2, 0.5]])
+    p = FederatedQuadratic(A, rng.normal(size=(3, 2)))  # common Hessian, shifted clients
+    oracle, params = AdditiveGaussian(p, 0.9), fedavg.FedAvgParams(0.3, 4, 3)
+    cm = moments.fedavg_client_moments(oracle, params, [1.0, 0.0], 3)
+    r, k, S = 2, 3, 200_000
+    server = fedavg.run(oracle, [1.0, 0.0], params, r, np.random.default_rng(8), S=S).final
+    clients = fedavg.local_sgd(np.broadcast_to(server[:, None], (S, 3, 2)), oracle, 0.3, k, np.random.default_rng(9))
+    dev = clients - clients.mean(axis=1, keepdims=True)
+    mean, cov = cm.deviation()
+    second, fourth = moments.gaussian_norm_moments(mean[r, k], cov[r, k])
+    est2 = mc_mean(np.sum(dev**2, -1), family_size=6)
+    est4 = mc_mean(np.sum(dev**2, -1) ** 2, family_size=6)
+    assert np.all((est2.lo <= second) & (second <= est2.hi))
+    assert np.all((est4.lo <= fourth) & (fourth <= est4.hi))
+    shadow_mean, _ = cm.shadow()
+    est = mc_mean(clients.mean(axis=1), family_size=2)
+    assert np.all((est.lo <= shadow_mean[r, k]) & (shadow_mean[r, k] <= est.hi))

@@ -109,3 +109,95 @@ def expected_suboptimality(problem: FederatedQuadratic, moments: Moments) -> np.
     """``E F(x) - F* = F(mu) - F* + tr(A_mean P) / 2`` for every recorded round."""
     trace = np.einsum("ij,rji->r", problem.A_mean, moments.cov)
     return problem.value(moments.mean) - problem.f_star + 0.5 * trace
+
+
+@dataclass(frozen=True)
+class ClientMoments:
+    """Exact joint moments of the client iterates ``x_m^{(r,k)}``, r < R, k = 0..K.
+
+    Attributes
+    ----------
+    mean : (R, K+1, M, d)
+    cov : (R, K+1, M d, M d)
+        Joint covariance of the stacked clients (client-major).
+    """
+
+    mean: np.ndarray
+    cov: np.ndarray
+
+    @property
+    def _shape(self) -> tuple[int, int]:
+        return self.mean.shape[-2], self.mean.shape[-1]
+
+    def _blocks(self) -> np.ndarray:
+        M, d = self._shape
+        return self.cov.reshape(*self.cov.shape[:2], M, d, M, d)
+
+    def shadow(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean (R, K+1, d) and covariance (R, K+1, d, d) of the average ``xbar^{(r,k)}``."""
+        return self.mean.mean(axis=2), self._blocks().mean(axis=(2, 4))
+
+    def deviation(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean (R, K+1, M, d) and covariance (R, K+1, M, d, d) of ``x_m - xbar`` for each client."""
+        M = self._shape[0]
+        P = np.eye(M) - np.full((M, M), 1.0 / M)  # x_m - xbar = sum_j P_mj x_j
+        blocks = self._blocks()
+        cov = np.einsum("mj,rkjanb,mn->rkmab", P, blocks, P)
+        return np.einsum("mj,rkja->rkma", P, self.mean), cov
+
+    def pair_difference(self, m1: int = 0, m2: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and covariance of ``x_{m1} - x_{m2}``."""
+        b = self._blocks()
+        cov = b[:, :, m1, :, m1] + b[:, :, m2, :, m2] - b[:, :, m1, :, m2] - b[:, :, m2, :, m1]
+        return self.mean[:, :, m1] - self.mean[:, :, m2], cov
+
+
+def gaussian_norm_moments(mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``E||v||^2`` and ``E||v||^4`` for Gaussian ``v ~ N(mean, cov)`` (batched over leading axes).
+
+    ``E||v||^4 = (||mu||^2 + tr C)^2 + 2 tr(C^2) + 4 mu'C mu``; the second moment holds for any law.
+    """
+    tr = np.trace(cov, axis1=-2, axis2=-1)
+    mu2 = np.sum(mean**2, axis=-1)
+    second = mu2 + tr
+    fourth = (
+        second**2 + 2 * np.einsum("...ij,...ji->...", cov, cov) + 4 * np.einsum("...i,...ij,...j->...", mean, cov, mean)
+    )
+    return second, fourth
+
+
+def fedavg_client_moments(oracle: Oracle, params: FedAvgParams, x0, R: int) -> ClientMoments:
+    """Exact joint mean and covariance of every client at every local step of FedAvg on a quadratic.
+
+    The augmented state ``(x_server, x_1, ..., x_M)`` evolves linearly: within a round each client applies
+    ``x <- T_m x + eta b_m - eta xi`` (independent noise of covariance ``C``) and the server component waits;
+    at the round's end ``x_server <- (1 - s) x_server + (s/M) sum_m x_m`` and every client is reset to it.
+    Exact for the mean and covariance under any zero-mean noise with covariance ``C``.
+    """
+    problem, C = _quadratic_and_cov(oracle)
+    problem.check_clients(params.M)
+    R = positive_int("R", R, minimum=1)
+    M, d, eta, s = params.M, problem.dim, params.eta, params.eta_server
+    A = problem.A if problem.n_clients is not None else np.broadcast_to(problem.A[0], (M, d, d))
+    b = problem.b if problem.n_clients is not None else np.broadcast_to(problem.b[0], (M, d))
+    n = (M + 1) * d
+    T = np.eye(n)
+    for m in range(M):  # block-diagonal step map; the server block stays the identity
+        T[(m + 1) * d : (m + 2) * d, (m + 1) * d : (m + 2) * d] -= eta * A[m]
+    c = np.concatenate([np.zeros(d), eta * b.reshape(-1)])
+    W = np.zeros((n, n))
+    W[d:, d:] = np.kron(np.eye(M), eta**2 * C)
+    reset = np.vstack([np.eye(d)] + [np.eye(d)] * M)  # server value copied to every slot
+    average = np.hstack([(1 - s) * np.eye(d)] + [s / M * np.eye(d)] * M)
+    mean_s = check_replicated("x0", x0, d, 1)[0]
+    cov_s = np.zeros((d, d))
+    means, covs = np.empty((R, params.K + 1, M, d)), np.empty((R, params.K + 1, M * d, M * d))
+    for r in range(R):
+        mu, P = reset @ mean_s, reset @ cov_s @ reset.T
+        for k in range(params.K + 1):
+            means[r, k] = mu[d:].reshape(M, d)
+            covs[r, k] = P[d:, d:]
+            if k < params.K:
+                mu, P = T @ mu + c, T @ P @ T.T + W
+        mean_s, cov_s = average @ mu, average @ P @ average.T
+    return ClientMoments(means, covs)
