@@ -172,3 +172,22 @@ def test_client_moments_agree_with_monte_carlo():
     shadow_mean, _ = cm.shadow()
     est = mc_mean(clients.mean(axis=1), family_size=2)
     assert np.all((est.lo <= shadow_mean[r, k]) & (shadow_mean[r, k] <= est.hi))
+
+
+@settings(max_examples=8)
+@given(ap=st.floats(0.2, 2.0), am=st.floats(0.2, 2.0), K=st.integers(1, 30))
+def test_round_map_agrees_with_forward_propagation(ap, am, K):
+    g = PiecewiseQuadratic(ap, am).gradient_pieces()
+    u = density.round_map(g, 0.2, 0.5, K, (-0.4, 0.4))
+    for x0 in u.grid[:: max(1, u.grid.size // 5)]:
+        fwd = density.propagate(g, 0.2, 0.5, float(x0), [K])
+        assert abs(u(x0) - fwd.mean[0]) <= u.error_at(x0) + fwd.mean_error[0]
+
+
+def test_round_map_bad_input():
+    g = PiecewiseQuadratic(1.0, 0.5).gradient_pieces()
+    with pytest.raises(InvalidParameterError, match="invalid x_range"):
+        density.round_map(g, 0.1, 1.0, 4, (1.0, -1.0))
+    u = density.round_map(g, 0.1, 1.0, 4, (-0.1, 0.1))
+    with pytest.raises(InvalidParameterError, match="invalid x"):
+        u(5.0)

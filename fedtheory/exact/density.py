@@ -60,24 +60,25 @@ class DensityResult:
     du: float
 
 
-def _grid(g: PiecewiseLinear, eta: float, tau: float, x0: float, k_max: int, du: float) -> np.ndarray:
-    """Uniform grid with spacing ``du * tau`` through the breakpoints of ``g`` and wide enough for ``x_k``.
+def _reach(slope: float, eta: float, tau: float, k: int) -> float:
+    """Ten standard deviations of the linear chain with this slope after ``k`` steps (plus 10 tau)."""
+    rho2 = (1 - eta * slope) ** 2
+    sd = tau * np.sqrt(min(k, 1.0 / (1 - rho2))) if rho2 < 1 else tau * np.sqrt(k)
+    return 10 * sd + 10 * tau
 
-    Each side reaches 10 standard deviations of the linear chain with the outer piece's slope (the
-    stationary one, or ``tau sqrt(k)`` when the slope is small), beyond the extreme breakpoints.
-    """
-    dx = du * tau
 
-    def reach(slope: float) -> float:
-        rho2 = (1 - eta * slope) ** 2
-        sd = tau * np.sqrt(min(k_max, 1.0 / (1 - rho2))) if rho2 < 1 else tau * np.sqrt(k_max)
-        return 10 * sd + 10 * tau
-
+def _nodes(g: PiecewiseLinear, lo: float, hi: float, dx: float) -> np.ndarray:
+    """Uniform nodes with spacing ``dx`` covering ``[lo, hi]``, through the first breakpoint of ``g``."""
     anchor = g.breakpoints[0] if g.breakpoints else 0.0
-    lo = min(x0, g.breakpoints[0] if g.breakpoints else x0) - reach(g.slopes[0])
-    hi = max(x0, g.breakpoints[-1] if g.breakpoints else x0) + reach(g.slopes[-1])
-    i_lo, i_hi = int(np.floor((lo - anchor) / dx)), int(np.ceil((hi - anchor) / dx))
-    return anchor + dx * np.arange(i_lo, i_hi + 1)
+    return anchor + dx * np.arange(int(np.floor((lo - anchor) / dx)), int(np.ceil((hi - anchor) / dx)) + 1)
+
+
+def _grid(g: PiecewiseLinear, eta: float, tau: float, x0: float, k_max: int, du: float) -> np.ndarray:
+    """Grid for the law of ``x_k`` from ``x0``: each side reaches :func:`_reach` of the outer piece's slope
+    beyond the extreme breakpoints."""
+    lo = min(x0, g.breakpoints[0] if g.breakpoints else x0) - _reach(g.slopes[0], eta, tau, k_max)
+    hi = max(x0, g.breakpoints[-1] if g.breakpoints else x0) + _reach(g.slopes[-1], eta, tau, k_max)
+    return _nodes(g, lo, hi, du * tau)
 
 
 def _column(grid: np.ndarray, centers: np.ndarray, tau: float) -> sp.csr_matrix:
@@ -154,3 +155,70 @@ def propagate(
     rounding = np.finfo(float).eps * (steps * band + grid.size) * (W @ np.abs(grid))
     error = np.abs(mean - W_coarse @ coarse_grid) + np.abs(1 - mass) * reach + rounding
     return DensityResult(steps, grid, W / (grid[1] - grid[0]), mean, error, mass, du)
+
+
+@dataclass(frozen=True)
+class RoundMap:
+    """``u_K(x) = E[x_K | x_0 = x]`` on a grid, with an error estimate; call it to interpolate.
+
+    One FedAvg round with infinitely many identical clients maps the server iterate ``x`` to ``u_K(x)``
+    (thesis section 2.2), so iterating this map gives FedAvg with M = infinity.
+    """
+
+    grid: np.ndarray
+    values: np.ndarray
+    error: np.ndarray
+
+    def __call__(self, x) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        if np.any(x < self.grid[0]) or np.any(x > self.grid[-1]):
+            raise InvalidParameterError(
+                "x", f"points inside the map's range [{self.grid[0]:.3g}, {self.grid[-1]:.3g}]", x
+            )
+        return np.interp(x, self.grid, self.values)
+
+    def error_at(self, x) -> np.ndarray:
+        return np.interp(np.asarray(x, dtype=float), self.grid, self.error)
+
+
+def _backward_once(g, eta, tau, K, lo, hi, du):
+    reach = _reach(min(g.slopes), eta, tau, K)
+    grid = _nodes(g, lo - reach, hi + reach, du * tau)
+    transfer = _column(grid, grid - eta * g(grid), tau).T.tocsr()  # u_{k+1} = T' u_k
+    u = grid.copy()
+    mass = np.ones_like(grid)
+    for _ in range(K):
+        u, mass = transfer @ u, transfer @ mass
+    return grid, u, mass
+
+
+def round_map(
+    g: PiecewiseLinear, eta: float, noise_sd: float, K: int, x_range: tuple[float, float], *, du: float = 0.1
+) -> RoundMap:
+    """``u_K`` on ``x_range`` by the backward recursion ``u_{k+1}(x) = E u_k(x - eta (g(x) + xi))`` (Lemma A.8(a)).
+
+    The grid extends ``x_range`` by ten standard deviations of the slowest linear chain; the error estimate is the
+    difference to a grid twice as coarse plus the probability of leaving the grid (times its reach) and a
+    rounding bound, as for :func:`propagate`.
+    """
+    eta, s, du = positive("eta", eta), positive("noise_sd", noise_sd), positive("du", du)
+    if not isinstance(g, PiecewiseLinear):
+        raise InvalidParameterError("g", "a PiecewiseLinear gradient", type(g).__name__)
+    slopes = eta * np.asarray(g.slopes)
+    if np.any(slopes < 0) or np.any(slopes > 2):
+        raise InvalidParameterError("eta", "0 <= eta * slope <= 2 for every piece of g", eta)
+    K = int(K)
+    if K < 1:
+        raise InvalidParameterError("K", "an integer >= 1", K)
+    lo, hi = (float(v) for v in x_range)
+    if not lo < hi:
+        raise InvalidParameterError("x_range", "(lo, hi) with lo < hi", x_range)
+    tau = eta * s
+    grid, u, mass = _backward_once(g, eta, tau, K, lo, hi, du)
+    coarse_grid, coarse_u, _ = _backward_once(g, eta, tau, K, lo, hi, 2 * du)
+    inside = (grid >= lo) & (grid <= hi)
+    reach = float(np.max(np.abs(grid)))
+    band = 2 * np.ceil(_TRUNCATION / du) + 1
+    rounding = np.finfo(float).eps * (K * band + 1) * reach
+    error = np.abs(u - np.interp(grid, coarse_grid, coarse_u)) + np.abs(1 - mass) * reach + rounding
+    return RoundMap(grid[inside], u[inside], error[inside])
