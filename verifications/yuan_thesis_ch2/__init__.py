@@ -4,13 +4,23 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-79
 2574-3272.
 """
 
-from . import bias_bounds, fedavg_bias, iterate_bias, lower_bound_components, proof_sketch, rates, upper_bound
+from . import (
+    bias_bounds,
+    fedavg_bias,
+    iterate_bias,
+    lower_bound_components,
+    lower_bound_sweep,
+    proof_sketch,
+    rates,
+    upper_bound,
+)
 
 __all__ = [
     "bias_bounds",
     "fedavg_bias",
     "iterate_bias",
     "lower_bound_components",
+    "lower_bound_sweep",
     "proof_sketch",
     "rates",
     "upper_bound",
