@@ -2,6 +2,7 @@
 
 from .base import Problem
 from .least_squares import Lasso, LeastSquares
+from .logcosh import LogCoshQuadratic
 from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
 from .quadratic import FederatedQuadratic
@@ -11,6 +12,7 @@ __all__ = [
     "FederatedQuadratic",
     "Lasso",
     "LeastSquares",
+    "LogCoshQuadratic",
     "LogisticRegression",
     "PiecewiseLinear",
     "PiecewiseQuadratic",

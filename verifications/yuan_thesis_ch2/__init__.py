@@ -12,6 +12,7 @@ from . import (
     lower_bound_sweep,
     proof_sketch,
     rates,
+    third_order,
     upper_bound,
 )
 
@@ -23,5 +24,6 @@ __all__ = [
     "lower_bound_sweep",
     "proof_sketch",
     "rates",
+    "third_order",
     "upper_bound",
 ]
