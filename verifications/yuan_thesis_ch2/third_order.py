@@ -221,11 +221,11 @@ def lem_a11(ctx: Context) -> Evidence:
             grid["fact"].append(name)
     return Evidence(
         measured=measured,
-        bound=0.0,
+        bound=bound,
         relation="<=",
         atol=1e-12,
         grid=grid,
-        witness={"F' = dF/dx": "central differences, tolerance 1e-6 relative (O(h^2) truncation)"},
+        witness={"F' = dF/dx": "central differences: bound 1e-6 relative (O(h^2) truncation, h = 1e-6 L/Q)"},
     )
 
 
