@@ -13,6 +13,7 @@ from . import (
     proof_sketch,
     rates,
     third_order,
+    third_order_lower,
     upper_bound,
 )
 
@@ -25,5 +26,6 @@ __all__ = [
     "proof_sketch",
     "rates",
     "third_order",
+    "third_order_lower",
     "upper_bound",
 ]
