@@ -7,6 +7,7 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-79
 from . import (
     bias_bounds,
     fedavg_bias,
+    helper_lemmas,
     iterate_bias,
     lower_bound_components,
     lower_bound_sweep,
@@ -20,6 +21,7 @@ from . import (
 __all__ = [
     "bias_bounds",
     "fedavg_bias",
+    "helper_lemmas",
     "iterate_bias",
     "lower_bound_components",
     "lower_bound_sweep",

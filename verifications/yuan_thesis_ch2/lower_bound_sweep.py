@@ -25,15 +25,18 @@ from fedtheory.exact import density
 from fedtheory.fit import loglog_slope
 from fedtheory.problems import PiecewiseQuadratic
 
+from .lower_bound_components import x_final
+
 PAPER = "yuan-thesis"
 F1 = PiecewiseQuadratic.scaled_psi(1 / 24)
 ETAS = np.concatenate([[0.0], np.geomspace(1e-4, 2.0, 40), [2.5, 4.0, 10.0]])  # eta L, covering [0, 10/L]
 
 
-def mu_218(sigma: float, K: int, R: int) -> float:
-    """(2.18) with zeta_* = 0, L = B = 1."""
+def mu_218(sigma: float, K: int, R: int, zeta_star: float = 0.0) -> float:
+    """(2.18) with L = B = 1."""
     third = sigma ** (2 / 3) / (K ** (1 / 3) * R ** (2 / 3))
-    return 0.5 * max(min(sigma / np.sqrt(K * R), third, 1.0), 1.0 / (K * R))
+    heterogeneity = min(zeta_star**2, zeta_star ** (2 / 3) / R ** (2 / 3), 1.0)
+    return 0.5 * max(min(sigma / np.sqrt(K * R), third, 1.0), heterogeneity, 1.0 / (K * R))
 
 
 @cache
@@ -49,20 +52,29 @@ def _coordinate1(eta: float, K: int, R: int) -> float:
     return float(F1.value([x]))
 
 
-def expected_objective(eta: float, sigma: float, K: int, R: int, *, quadratic_coordinate1: bool = False) -> float:
-    """E F(x^(R,0)) - F* of the 4-D instance with M = infinity."""
-    mu = mu_218(sigma, K, R)
+def expected_objective(
+    eta: float, sigma: float, K: int, R: int, *, zeta_star: float = 0.0, quadratic_coordinate1: bool = False
+) -> float:
+    """E F(x^(R,0)) - F* of the 4-D instance with M = infinity (coordinate 4: even M, closed form (A.10)).
+
+    For eta > 2/L coordinate 4 is counted as 0 (Lemma 2.14 covers eta <= 2/L); that only lowers E F, so the
+    lower-bound checks stay valid.
+    """
+    mu = mu_218(sigma, K, R, zeta_star)
     f1 = 0.0 if quadratic_coordinate1 else sigma**2 * _coordinate1(float(eta), K, R)
     with np.errstate(over="ignore"):
         f2 = 0.5 * mu * (1 - eta * mu) ** (2 * K * R) * 0.25
         f3 = 0.5 * (1 - eta) ** (2 * K * R) * 0.25
-    return f1 + f2 + f3
+    f4 = 0.0
+    if zeta_star > 0 and 0 < eta <= 2.0:
+        f4 = 3 / 32 * (zeta_star * float(x_final(np.array(eta), np.array(float(K)), np.array(float(R))))) ** 2
+    return f1 + f2 + f3 + f4
 
 
 def _min_ratio(sigma: float, K: int, R: int, **kw) -> tuple[float, float]:
     values = np.array([expected_objective(e, sigma, K, R, **kw) for e in ETAS])
     i = int(np.argmin(values))
-    return values[i] / mu_218(sigma, K, R), float(ETAS[i])
+    return values[i] / mu_218(sigma, K, R, kw.get("zeta_star", 0.0)), float(ETAS[i])
 
 
 CONFIGS = [(1.0, 4, 16), (1.0, 16, 16), (1.0, 64, 16), (1.0, 16, 64), (4.0, 16, 16), (0.25, 16, 16), (1.0, 4, 4)]
@@ -117,6 +129,40 @@ def thm28_trend(ctx: Context) -> Evidence:
         interval=([in_K.lo, in_R.lo], [in_K.hi, in_R.hi]),
         grid={"direction": ["K", "R"]},
         witness={"slope in K": [in_K.lo, in_K.slope, in_K.hi], "slope in R": [in_R.lo, in_R.slope, in_R.hi]},
+    )
+
+
+@claim(
+    f"{PAPER}/thm-2.10:sweep",
+    source="Theorem 2.10, line 393; instance (2.6)-(2.10) with coordinate 4",
+    statement="Heterogeneous: with zeta_* > 0, even M and mu from (2.18), the minimum over eta in [0, 10/L] of "
+    "E F(x^(R,0)) - F* is a positive multiple of mu B^2 and does not decay with R (slope >= 0 within 0.15) "
+    "for zeta_* in {0.25, 1, 4}, K in {4, 16}, R in 4..64 (M = infinity in coordinate 1).",
+    expect="holds",
+)
+def thm210_sweep(ctx: Context) -> Evidence:
+    Rs = np.array([4, 8, 16, 32, 64])
+    measured, lo, hi, bound, grid, ratios = [], [], [], [], {"zeta_star": [], "K": [], "quantity": []}, {}
+    for zs in (0.25, 1.0, 4.0):
+        for K in (4, 16):
+            r = np.array([_min_ratio(1.0, K, int(R), zeta_star=zs)[0] for R in Rs])
+            fit = loglog_slope(Rs, r)
+            ratios[f"zeta*={zs}, K={K}"] = r.tolist()
+            # two checks per family: the smallest ratio is positive; its R-slope is not below -0.15
+            measured += [float(r.min()), fit.slope]
+            lo += [float(r.min()), fit.lo]
+            hi += [float(r.min()), fit.hi]
+            bound += [0.0, -0.15]
+            grid["zeta_star"] += [zs, zs]
+            grid["K"] += [K, K]
+            grid["quantity"] += ["min ratio", "R-slope"]
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation=">",
+        interval=(lo, hi),
+        grid=grid,
+        witness={"ratios over R = 4..64": ratios},
     )
 
 
