@@ -101,10 +101,15 @@ def _values(x) -> np.ndarray:
 
 def judge(ev: Evidence) -> Outcome:
     """Compute the verdict of ``ev`` (module docstring)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _judge(ev)
+
+
+def _judge(ev: Evidence) -> Outcome:
     m, b = _values(ev.measured), _values(ev.bound)
     m, b = np.broadcast_arrays(np.atleast_1d(m), np.atleast_1d(b))
     m, b = m.ravel(), b.ravel()
-    tol = ev.atol + ev.rtol * np.abs(b.astype(float))
+    tol = ev.atol + (ev.rtol * np.abs(b.astype(float)) if ev.rtol else 0.0)  # no 0 * inf for infinite bounds
     if ev.interval is not None:
         lo, hi = (np.broadcast_to(np.asarray(v, dtype=float), m.shape).ravel() for v in ev.interval)
     else:
@@ -151,13 +156,15 @@ def judge(ev: Evidence) -> Outcome:
         probe = mf if lo is None else (hi if ev.relation in ("<=", "<") else lo)
         scale = np.where(bf != 0, np.abs(bf), 1.0)
         slack = (bf - probe) / scale if ev.relation in ("<=", "<") else (probe - bf) / scale
+    slack = np.where(np.isnan(slack), -np.inf, slack)  # inf - inf: undecidable by slack, count it as worst
     pool = failed if failed.any() else unsure if unsure.any() else np.ones_like(ok)
     worst = int(np.flatnonzero(pool)[np.argmin(slack[pool])])
     verdict = "fails" if failed.any() else "inconclusive" if unsure.any() else "holds"
     if ev.relation == "==":
         margin = float(used[worst]) if np.isfinite(used[worst]) and np.any(allowed > 0) else None
     else:
-        margin = float(mf[worst] / bf[worst]) if bf[worst] != 0 else None
+        ratio = mf[worst] / bf[worst] if bf[worst] != 0 else np.nan
+        margin = float(ratio) if np.isfinite(ratio) else None
     params = {}
     for name, values in (ev.grid or {}).items():
         flat = np.broadcast_to(np.asarray(values, dtype=object), np.asarray(ev.measured, dtype=object).shape)

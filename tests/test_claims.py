@@ -61,3 +61,13 @@ def test_report_json_accepts_exact_and_symbolic_values():
 
     doc = jsonable({"a": Fraction(1, 4), "b": sp.Rational(1, 3), "c": float("inf"), "d": [sp.Symbol("x"), None, True]})
     assert json.loads(json.dumps(doc)) == {"a": 0.25, "b": 1 / 3, "c": "inf", "d": ["x", None, True]}
+
+
+def test_infinite_values_are_judged_without_nan():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = judge(Evidence([float("inf"), 1.0], float("inf"), "<"))
+    assert out.verdict == "fails" and out.worst == 0 and out.margin is None
+    assert judge(Evidence([1.0], float("inf"), "<=")).verdict == "holds"
