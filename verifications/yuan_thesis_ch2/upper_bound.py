@@ -281,3 +281,69 @@ def prop21(ctx: Context) -> Evidence:
             "max ratio": float(np.max(measured)),
         },
     )
+
+
+@claim(
+    f"{PAPER}/lem-2.21:condition",
+    source="proof of Lemma 2.21, after (2.37) ('Since eta L <= 1/4')",
+    statement="In the lemma's setting (that of Theorem 2.19, eta <= 1/(2L)), 1 - 2 eta L - 6 eta^3 L^3 > 0.",
+    expect="fails",
+)
+def lem221_condition(ctx: Context) -> Evidence:
+    u = np.linspace(0, 0.5, 50_001)[1:]
+    factor = 1 - 2 * u - 6 * u**3
+    root = float(u[np.argmax(factor <= 0)])
+    return Evidence(
+        measured=factor,
+        bound=0.0,
+        relation=">",
+        grid={"eta_L": u},
+        witness={
+            "sign change at eta L": root,
+            "holds for": "eta L <= 1/4 (the proof's assumption)",
+            "note": "lem-2.20 and lem-2.21 themselves hold on eta L <= 1/2 in the exact checks",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/lem-2.21:eq-2.37",
+    source="proof of Lemma 2.21, eq. (2.37)",
+    statement="E[||Delta'||^4 | F] <= ||Delta||^4 - 4 eta (1 - 2 eta L - 6 eta^3 L^3) ||Delta||^2 <Delta, Delta_grad> "
+    "+ 16 eta^2 sigma^2 ||Delta||^2 + 192 eta^4 sigma^4, for eta L <= 1/2 (checked exactly on quadratics with "
+    "Gaussian noise, sigma^4 the fourth-moment bound).",
+    expect="holds",
+)
+def lem221_eq237(ctx: Context) -> Evidence:
+    rng = np.random.default_rng(seed_for(f"{PAPER}/lem-2.21:eq-2.37"))
+    n = 4000 if ctx.quick else 40_000
+    d = 3
+    measured, bound, grid = [], [], {"eta_L": []}
+    for _ in range(n):
+        Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+        A = Q @ np.diag(np.concatenate([[1.0], rng.uniform(0, 1, d - 1)])) @ Q.T  # L = 1
+        C = np.diag(rng.uniform(0.05, 1.0, d))
+        s4 = float(np.trace(C) ** 2 + 2 * np.trace(C @ C))  # E||eps||^4 of one client's noise
+        s2 = np.sqrt(s4)
+        u = float(rng.uniform(0, 0.5))
+        delta = rng.normal(size=d) * 10 ** rng.uniform(-2, 1)
+        grad_gap = A @ delta
+        # Delta' = Delta - eta (Delta_grad + Delta_eps), Delta_eps = eps_1 - eps_2 ~ N(0, 2C)
+        _, fourth = moments.gaussian_norm_moments(delta - u * grad_gap, 2 * u**2 * C)
+        n2 = float(delta @ delta)
+        measured.append(float(fourth))
+        bound.append(
+            n2**2
+            - 4 * u * (1 - 2 * u - 6 * u**3) * n2 * float(delta @ grad_gap)
+            + 16 * u**2 * s2 * n2
+            + 192 * u**4 * s4
+        )
+        grid["eta_L"].append(u)
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation="<=",
+        rtol=1e-12,
+        grid=grid,
+        witness={"instances": n, "eta L": "uniform on (0, 1/2)"},
+    )
