@@ -1,6 +1,7 @@
 """Objective families; each knows its constants (``L``, ``mu``, ``x_star``, ``f_star``)."""
 
 from .base import Problem
+from .cosine import SeparableCosine
 from .least_squares import Lasso, LeastSquares
 from .logcosh import LogCoshQuadratic
 from .logistic import LogisticRegression
@@ -17,6 +18,7 @@ __all__ = [
     "PiecewiseLinear",
     "PiecewiseQuadratic",
     "Problem",
+    "SeparableCosine",
     "logistic_data",
     "sparse_regression_data",
 ]
