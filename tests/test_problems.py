@@ -125,3 +125,33 @@ def test_dimensions_of_rates_and_inconsistencies():
     assert not ok and "different dimensions" in message
     with pytest.raises(DimensionError, match="exp"):
         dimension(sp.exp(L), units)
+
+
+@given(x=st.floats(-40, 40), Q=st.floats(0.01, 10))
+def test_logcosh_instance_derivatives(x, Q):
+    from fedtheory.problems import LogCoshQuadratic
+
+    p = LogCoshQuadratic(1.0, Q)
+    h = 1e-5 * max(1.0, abs(x))
+    fd = (p.value([x + h]) - p.value([x - h])) / (2 * h)
+    assert fd == pytest.approx(p.grad([x])[0], rel=1e-6, abs=1e-6)
+    assert 0.5 <= p.hessian_1d(x) <= 1.0 and 0.0 <= p.third_1d(x) <= Q
+
+
+def test_phi_closed_form_matches_quadrature():
+    from scipy.integrate import quad
+
+    from fedtheory.problems.logcosh import log_cosh, phi
+
+    for x in (-5.0, -0.3, 0.0, 1.7, 25.0):
+        assert phi(x) == pytest.approx(quad(lambda t: log_cosh(t), 0, x, epsabs=1e-13)[0], rel=1e-12, abs=1e-13)
+
+
+def test_separable_cosine():
+    from fedtheory.problems import SeparableCosine
+
+    p = SeparableCosine(3)
+    x = np.array([0.3, -1.0, 2.0])
+    assert np.allclose(p.grad(x), np.sin(x)) and p.value(np.zeros(3)) == 0.0
+    with pytest.raises(InvalidParameterError, match="dim"):
+        SeparableCosine(0)

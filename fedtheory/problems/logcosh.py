@@ -74,5 +74,6 @@ class LogCoshQuadratic(Problem):
         return 3 / 4 * self.L_ + self.L_ / 4 * np.tanh(4 * self.Q * np.asarray(x, dtype=float) / self.L_)
 
     def third_1d(self, x) -> np.ndarray:
-        """``F'''(x) = Q sech^2(4 Q x / L)``."""
-        return self.Q / np.cosh(4 * self.Q * np.asarray(x, dtype=float) / self.L_) ** 2
+        """``F'''(x) = Q sech^2(4 Q x / L)`` with ``sech^2 y = 4 e^{-2|y|} / (1 + e^{-2|y|})^2`` (no overflow)."""
+        e = np.exp(-2 * np.abs(4 * self.Q * np.asarray(x, dtype=float) / self.L_))
+        return self.Q * 4 * e / (1 + e) ** 2
