@@ -19,6 +19,7 @@ from functools import cache
 import numpy as np
 import sympy as sp
 
+from fedtheory import plotting
 from fedtheory.algorithms import fedavg
 from fedtheory.claims import Context, Evidence, claim
 from fedtheory.oracles import ExactGradient
@@ -211,12 +212,16 @@ def _lemma214_grid(quick: bool):
 
 @claim(
     f"{PAPER}/lem-2.14:eq-2.15",
+    figure="heterogeneous-drift",
     source="Lemma 2.14, eq. (2.15), line 2822; constant c4 = 1/16000 from the proof",
     statement="For eta <= 2/L, K >= 2, even M, from x^(0,0) = 0: x^(R,0) <= -(1/16000) L^{-1} zeta_* min{1, eta L K, "
     "(eta L K)^2 R}.",
     expect="holds",
 )
 def lem214_eq215(ctx: Context) -> Evidence:
+    path = ctx.figure_path("heterogeneous-drift")
+    if path is not None:
+        _draw_drift(path)
     u, K, R = _lemma214_grid(ctx.quick)
     x = x_final(u, K, R)
     ratio = x / np.minimum.reduce([np.ones_like(x), np.broadcast_to(u * K, x.shape), (u * K) ** 2 * R])
@@ -561,3 +566,23 @@ def thm210_assumptions(ctx: Context) -> Evidence:
             "Assumption 2.4 constant (zeta_* = 1)": p.zeta_star,
         },
     )
+
+
+def _draw_drift(path) -> None:
+    """x^(R,0) L / zeta_* against R for several eta L K (K = 8), with the printed bound (2.15)."""
+    fig, ax = plotting.figure(1, 1, width=4.2, height=3.0)
+    R = np.unique(np.geomspace(1, 1e5, 200).astype(int)).astype(float)
+    K = 8.0
+    for y, c in zip((1e-3, 1e-2, 1e-1, 1.0, 8.0), plotting.plt.cm.viridis(np.linspace(0.05, 0.9, 5))):
+        u = y / K
+        ax.plot(R, -x_final(np.array(u), np.array(K), R), color=c, label=f"ηLK = {y:g}")
+        ax.plot(R, np.minimum.reduce([np.ones_like(R), np.full_like(R, y), y**2 * R]) / 16000, color=c, ls=":", lw=0.9)
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="round R",
+        ylabel="−x^(R,0) L / ζ*",
+        title="Lemma 2.14: drift, K = 8, x_0 = 0",
+    )
+    ax.legend(fontsize=6, title="solid: exact (A.10); ···: (2.15), c4 = 1/16000", title_fontsize=6)
+    plotting.save(fig, path)

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from fedtheory import plotting
 from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
 from fedtheory.problems import LogCoshQuadratic
@@ -53,6 +54,7 @@ def _families(ctx: Context):
 
 @claim(
     f"{PAPER}/thm-a.9",
+    figure="bias-third-order",
     source="Theorem A.9, eq. (A.13), line 3011 (instance (A.15) with gradient noise xi x)",
     statement="On instance (A.15) with f = F + xi x, xi ~ U[-sigma, sigma], Q = L^2/(12 K sigma), from x* = 0: for "
     "eta L in {1/(2K), 0.01, 0.05, 0.1, 0.25, 0.5} and every k in [2, K - 1], -(E x_k - z_k) >= "
@@ -63,9 +65,11 @@ def thm_a9(ctx: Context) -> Evidence:
     families = list(_families(ctx))
     n = sum(K - 2 for K, _, _ in families)
     measured, lo, hi, bound, grid = [], [], [], [], {"K": [], "eta_L": [], "k": []}
+    curves = {}
     for i, (K, eta, S) in enumerate(families):
         mean, low, high = _bias_mc(eta, K, S, seed_for(f"{PAPER}/thm-a.9") + i, n)
         k = np.arange(1, K + 1)
+        curves[K, eta] = (k, mean, low, high)
         keep = (k >= 2) & (k <= K - 1)
         measured.append(mean[keep])
         lo.append(low[keep])
@@ -76,6 +80,9 @@ def thm_a9(ctx: Context) -> Evidence:
         grid["k"] += k[keep].tolist()
     measured = np.concatenate(measured)
     bound = np.concatenate(bound)
+    path = ctx.figure_path("bias-third-order")
+    if path is not None:
+        _draw(path, curves)
     return Evidence(
         measured=measured,
         bound=bound,
@@ -255,3 +262,39 @@ def thm_a9_small_k_corrected(ctx: Context) -> Evidence:
         ]
     )
     return Evidence(measured=steps[:, mask], bound=1.0, relation="<=", atol=1e-12)
+
+
+def _draw(path, curves) -> None:
+    Ks = sorted({K for K, _ in curves})
+    fig, axes = plotting.figure(1, len(Ks), width=3.4, height=2.9)
+    for ax, K in zip(np.atleast_1d(axes), Ks):
+        etas = sorted(eta for KK, eta in curves if KK == K)
+        colors = plotting.plt.cm.viridis(np.linspace(0.05, 0.9, len(etas)))
+        Q = 1.0 / (12 * K)
+        for eta, c in zip(etas, colors):
+            k, mean, low, high = curves[K, eta]
+            keep = (k >= 2) & (k <= K - 1)
+            scale = eta**3 * Q
+            ax.fill_between(k[keep], low[keep] / scale, high[keep] / scale, color=c, alpha=0.3, lw=0)
+            ax.plot(k[keep], mean[keep] / scale, color=c, label=f"ηL = {eta:.3g}")
+            ax.plot(k[keep], a9_bound(eta, k[keep], Q) / scale, color=c, ls=":", lw=0.9)
+            ax.plot(
+                k[keep],
+                np.minimum.reduce([k[keep] ** 2 / 4, 4 * k[keep] ** 1.5 / (eta * Q), np.sqrt(k[keep]) / (eta**2 * Q)]),
+                color=c,
+                ls="--",
+                lw=0.7,
+                alpha=0.6,
+            )
+        ax.set(
+            xscale="log",
+            yscale="log",
+            xlabel="step k",
+            ylabel="−(E x_k − z_k) / (η³ Q σ²)",
+            title=f"(A.15), U[−σ, σ] noise, K = {K}",
+        )
+        ax.set_xticks([t for t in (2, 3, 5, 10, 20, 50, 100, 200) if t < K])
+        ax.xaxis.set_major_formatter(plotting.matplotlib.ticker.ScalarFormatter())
+        ax.xaxis.set_minor_formatter(plotting.matplotlib.ticker.NullFormatter())
+    np.atleast_1d(axes)[0].legend(fontsize=6, title="band: 99% MC; ···: Thm A.9; --: Thm A.7", title_fontsize=6)
+    plotting.save(fig, path)
