@@ -305,10 +305,12 @@ def thm_a9_small_k_corrected(ctx: Context) -> Evidence:
 
 def _draw(path, curves) -> None:
     Ks = sorted({K for K, _ in curves})
+    all_etas = sorted({round(eta, 12) for _, eta in curves if eta >= 0.01})
+    palette = dict(zip(all_etas, plotting.plt.cm.viridis(np.linspace(0.05, 0.9, len(all_etas)))))
     fig, axes = plotting.figure(1, len(Ks), width=3.4, height=2.9)
     for ax, K in zip(np.atleast_1d(axes), Ks):
         etas = sorted(eta for KK, eta in curves if KK == K)
-        colors = plotting.plt.cm.viridis(np.linspace(0.05, 0.9, len(etas)))
+        colors = [palette.get(round(eta, 12), "grey") for eta in etas]  # eta L = 1/(2K) in grey
         Q = 1.0 / (12 * K)
         for eta, c in zip(etas, colors):
             k, mean, low, high = curves[K, eta]
