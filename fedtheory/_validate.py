@@ -53,9 +53,3 @@ def psd_matrices(name: str, value, *, rtol: float = 1e-10) -> np.ndarray:
     if lam_min < -rtol * scale:
         raise InvalidParameterError(name, "positive semidefinite matrices", f"a matrix with eigenvalue {lam_min:.3g}")
     return arr
-
-
-def same_length(name: str, arr: np.ndarray, axis: int, expected: int, what: str) -> None:
-    """Check ``arr.shape[axis] == expected``; ``what`` names the dimension for the message."""
-    if arr.shape[axis] != expected:
-        raise InvalidParameterError(name, f"{what} = {expected} along axis {axis}", f"shape {arr.shape}")

@@ -80,11 +80,13 @@ class AdditiveGaussian(_Additive):
         self._factor = V * np.sqrt(np.clip(w, 0.0, None))  # cov = factor @ factor.T
         diag = np.diag(self.cov)
         self._diagonal = np.sqrt(diag) if np.array_equal(self.cov, np.diag(diag)) else None
+        if self._diagonal is not None and np.all(self._diagonal == self._diagonal[0]):
+            self._diagonal = float(self._diagonal[0])  # isotropic: one scalar, an in-place product
 
     def noise(self, shape, rng) -> np.ndarray:
         z = rng.standard_normal(shape)
         if self._diagonal is not None:  # independent coordinates: an in-place product, no matmul
-            z *= self._diagonal[0] if np.all(self._diagonal == self._diagonal[0]) else self._diagonal
+            z *= self._diagonal
             return z
         return (z.reshape(-1, shape[-1]) @ self._factor.T).reshape(shape)
 

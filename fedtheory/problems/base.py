@@ -87,14 +87,6 @@ class Problem:
         return arr
 
 
-def as_vector(name: str, value, dim: int | None = None) -> np.ndarray:
-    """A finite 1-D float array (of length ``dim`` when given)."""
-    arr = finite_array(name, value, ndim=1)
-    if dim is not None and arr.shape[0] != dim:
-        raise InvalidParameterError(name, f"a vector of length {dim}", f"shape {arr.shape}")
-    return arr
-
-
 def finite_sum_data(features, responses, response_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Validate one data set ``(n, d)`` / ``(n,)`` or one per client ``(M, n, d)`` / ``(M, n)``."""
     X = finite_array("features", features, ndim=(2, 3))
