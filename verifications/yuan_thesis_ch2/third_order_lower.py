@@ -337,5 +337,7 @@ def _draw(path, curves) -> None:
         ax.set_xticks([t for t in (2, 3, 5, 10, 20, 50, 100, 200) if t < K])
         ax.xaxis.set_major_formatter(plotting.matplotlib.ticker.ScalarFormatter())
         ax.xaxis.set_minor_formatter(plotting.matplotlib.ticker.NullFormatter())
-    np.atleast_1d(axes)[0].legend(fontsize=6, title="band: 99% MC; ···: Thm A.9; --: Thm A.7; grey: ηL = 1/(2K)", title_fontsize=6)
+    np.atleast_1d(axes)[0].legend(
+        fontsize=6, title="band: 99% MC; ···: Thm A.9; --: Thm A.7; grey: ηL = 1/(2K)", title_fontsize=6
+    )
     plotting.save(fig, path)
