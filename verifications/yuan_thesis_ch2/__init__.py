@@ -6,6 +6,7 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-79
 
 from . import (
     bias_bounds,
+    bias_direction,
     fedavg_bias,
     helper_lemmas,
     iterate_bias,
@@ -21,6 +22,7 @@ from . import (
 
 __all__ = [
     "bias_bounds",
+    "bias_direction",
     "fedavg_bias",
     "helper_lemmas",
     "iterate_bias",
