@@ -191,3 +191,42 @@ def test_round_map_bad_input():
     u = density.round_map(g, 0.1, 1.0, 4, (-0.1, 0.1))
     with pytest.raises(InvalidParameterError, match="invalid x"):
         u(5.0)
+
+
+@settings(max_examples=20)
+@given(seed=st.integers(0, 1000), M=st.integers(2, 8), K=st.integers(1, 6))
+def test_averaging_divides_the_covariance_by_M(seed, M, K):
+    # spec P13: for identical clients, E xbar^(r,K) is one client's mean and Cov(xbar) = Cov(one client) / M.
+    rng = np.random.default_rng(seed)
+    B = rng.normal(size=(2, 2))
+    p = FederatedQuadratic(B @ B.T + 0.1 * np.eye(2), rng.normal(size=2))
+    oracle = AdditiveGaussian(p, cov=np.diag(rng.uniform(0.1, 1.0, 2)))
+    eta = 0.5 / p.L
+    many = moments.fedavg_client_moments(oracle, fedavg.FedAvgParams(eta, K, M), np.ones(2), 1)
+    one = moments.fedavg_client_moments(oracle, fedavg.FedAvgParams(eta, K, 1), np.ones(2), 1)
+    mean_m, cov_m = many.shadow()
+    mean_1, cov_1 = one.shadow()
+    assert np.allclose(mean_m, mean_1, rtol=1e-12, atol=1e-14)
+    assert np.allclose(cov_m, cov_1 / M, rtol=1e-10, atol=1e-15)
+
+
+@settings(max_examples=15)
+@given(ap=st.floats(0.1, 1.0), am=st.floats(0.1, 1.0), eta=st.floats(0.05, 1.0), sigma=st.floats(0.1, 2.0))
+def test_conditional_mean_is_monotone_lipschitz_concave_below_gd(ap, am, eta, sigma):
+    # spec P4: with F' convex (a_plus >= a_minus) and eta L <= 1, u_k is nondecreasing, 1-Lipschitz, concave and
+    # u_k <= z_k; the mirrored instance (F' concave) reverses concavity and the inequality.
+    a_plus, a_minus = max(ap, am), min(ap, am)
+    for flip in (1.0, -1.0):
+        p = PiecewiseQuadratic(a_plus, a_minus) if flip > 0 else PiecewiseQuadratic(a_minus, a_plus)
+        h = 0.05
+        xs = np.arange(-2, 2 + h / 2, h)
+        X, z = xs[:, None], xs.copy()
+        for _ in range(8):
+            g = p.grad(X[..., None])[..., 0]
+            X = np.concatenate([X - eta * (g + sigma), X - eta * (g - sigma)], axis=1)
+            z = z - eta * p.grad(z[:, None])[:, 0]
+            u = X.mean(axis=1)
+            slopes = np.diff(u) / h
+            assert np.all(slopes >= -1e-9) and np.all(slopes <= 1 + 1e-9)
+            assert np.all(flip * np.diff(u, n=2) <= 1e-9)
+            assert np.all(flip * (u - z) <= 1e-9)
