@@ -165,10 +165,14 @@ def _judge(ev: Evidence) -> Outcome:
     else:
         ratio = mf[worst] / bf[worst] if bf[worst] != 0 else np.nan
         margin = float(ratio) if np.isfinite(ratio) else None
+    shape = np.broadcast_shapes(
+        np.shape(np.asarray(ev.measured, dtype=object)), np.shape(np.asarray(ev.bound, dtype=object))
+    )
     params = {}
     for name, values in (ev.grid or {}).items():
-        flat = np.broadcast_to(np.asarray(values, dtype=object), np.asarray(ev.measured, dtype=object).shape)
-        params[name] = _plain(flat.ravel()[worst])
+        flat = np.asarray(values, dtype=object)
+        flat = flat.ravel() if flat.size == m.size else np.broadcast_to(flat, shape).ravel()
+        params[name] = _plain(flat[worst])
     return Outcome(
         verdict, margin, worst, float(mf[worst]), float(bf[worst]), m.size, int(failed.sum()), int(unsure.sum()), params
     )

@@ -71,3 +71,8 @@ def test_infinite_values_are_judged_without_nan():
         out = judge(Evidence([float("inf"), 1.0], float("inf"), "<"))
     assert out.verdict == "fails" and out.worst == 0 and out.margin is None
     assert judge(Evidence([1.0], float("inf"), "<=")).verdict == "holds"
+
+
+def test_witness_parameters_follow_the_broadcast_shape():
+    out = judge(Evidence(3.0, [1.0, 4.0, 2.5], "<=", grid={"k": [10, 20, 30]}))
+    assert out.verdict == "fails" and out.parameters == {"k": 10}
