@@ -15,6 +15,8 @@ from functools import cache
 
 import numpy as np
 from scipy.optimize import brentq
+from scipy.stats import linregress, norm
+from scipy.stats import t as t_dist
 
 from fedtheory import plotting
 from fedtheory.algorithms import fedavg
@@ -200,3 +202,57 @@ def _draw(path) -> None:
         title_fontsize=7,
     )
     plotting.save(fig, path)
+
+
+def _abs_mean(c: float, s: np.ndarray) -> np.ndarray:
+    """E|c + s Z| = s sqrt(2/pi) e^{-c^2/(2 s^2)} + c (1 - 2 Phi(-c/s)), and |c| at s = 0."""
+    s = np.asarray(s, dtype=float)
+    out = np.full(s.shape, abs(c))
+    pos = s > 0
+    out[pos] = s[pos] * np.sqrt(2 / np.pi) * np.exp(-(c**2) / (2 * s[pos] ** 2)) + c * (1 - 2 * norm.cdf(-c / s[pos]))
+    return out
+
+
+def c_discrete(r: float, K: int) -> float:
+    """Small-step limit at finite K: the root of (1/K) sum_{k<K} [c + r E|c + sqrt(k/K) Z|] = 0 (spec E9 with the
+    round's K steps kept discrete; its K -> infinity limit is E9's integral equation)."""
+    k = np.arange(K)
+    return brentq(lambda c: float(np.mean(c + r * _abs_mean(c, np.sqrt(k / K)))), -10.0, 0.0, xtol=1e-15)
+
+
+@claim(
+    f"{PAPER}/lem-2.11:fixed-point-limit",
+    source="Lemma 2.11, middle branch of (2.11); spec E9/V10 (derived)",
+    statement="With infinitely many clients on (L/2)psi, the rounds' fixed point satisfies x_bar / (eta sigma sqrt(K)) "
+    "-> c_K as eta -> 0 (K = 64), c_K the root of (1/K) sum_{k<K} [c + r E|c + sqrt(k/K) Z|] = 0 with "
+    "r = delta/a_mean = 1/3; c_K tends to E9's c* as K grows (the (eta L K)^(1/2) branch with its constant).",
+    expect="holds",
+)
+def lem211_fixed_point(ctx: Context) -> Evidence:
+    psi = PiecewiseQuadratic.scaled_psi(0.5)  # a_plus = 1, a_minus = 1/2: a_mean = 3/4, delta = 1/4
+    K = 64
+    x = np.array([0.002, 0.004, 0.006, 0.008, 0.010])  # eta a_mean K
+    ratios, errors = [], []
+    for y in x:
+        eta = y / (0.75 * K)
+        spread = 10 * eta * np.sqrt(K)
+        u = density.round_map(psi.gradient_pieces(), eta, 1.0, K, (-spread, spread))
+        fixed = brentq(lambda z, u=u: float(u(z)) - z, -spread / 2, 0.0, xtol=1e-16)
+        h = 1e-3 * spread
+        contraction = 1 - (float(u(fixed + h)) - float(u(fixed - h))) / (2 * h)  # 1 - u'(x_bar), about eta a_mean K
+        ratios.append(fixed / (eta * np.sqrt(K)))
+        errors.append(float(u.error_at(fixed)) / contraction / (eta * np.sqrt(K)))
+    fit = linregress(x, ratios)
+    half = t_dist.ppf(0.975, x.size - 2) * fit.intercept_stderr + max(errors)
+    return Evidence(
+        measured=fit.intercept,
+        bound=c_discrete(1 / 3, K),
+        relation="==",
+        interval=([fit.intercept - half], [fit.intercept + half]),
+        witness={
+            "c_K at K = 64, 4096, 65536": [c_discrete(1 / 3, k) for k in (64, 4096, 65536)],
+            "ratios at eta a_mean K = 0.002..0.010": ratios,
+            "engine error on each ratio": errors,
+            "extrapolation": "linear in eta a_mean K to 0; 95% t-interval plus the engine's error",
+        },
+    )
