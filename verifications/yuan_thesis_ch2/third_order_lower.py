@@ -341,3 +341,88 @@ def _draw(path, curves) -> None:
         fontsize=6, title="band: 99% MC; ···: Thm A.9; --: Thm A.7; grey: ηL = 1/(2K)", title_fontsize=6
     )
     plotting.save(fig, path)
+
+
+def _u_uniform(p: LogCoshQuadratic, eta: float, sigma: float, xs, k: int, m: int) -> np.ndarray:
+    """u_k(x) = E[x_k | x_0 = x] under U[-sigma, sigma] gradient noise: an m-point Gauss-Legendre tree (m^k paths)."""
+    nodes, weights = np.polynomial.legendre.leggauss(m)
+    X, W = np.asarray(xs, dtype=float)[:, None], np.ones(1)
+    for _ in range(k):
+        g = p.grad(X[..., None])[..., 0]
+        X = (X[..., None] - eta * (g[..., None] + sigma * nodes[None, None, :])).reshape(X.shape[0], -1)
+        W = np.outer(W, weights / 2).ravel()
+    return X @ W
+
+
+def _a12f_gap(p: LogCoshQuadratic, eta: float, sigma: float, x: float, k: int, power_k: bool) -> tuple[float, float]:
+    """LHS - RHS of Lemma A.12(f) at (x, k) and its error bar; the last term's factor is (1 - eta L)^k or 1 - eta L."""
+    factor = (1 - eta) ** k if power_k else (1 - eta)
+    third = float(p.third_1d(x))
+    if k == 0:  # u_1 = x - eta F'(x) exactly: u_1'' = -eta F_xxx and u_0'' = 0, so the gap is in closed form
+        return -eta * third * (1 - factor), 0.0
+    values = []
+    for m, h in ((6, 1e-3), (8, 1e-3), (8, 2e-3)):
+
+        def u2(z, kk, m=m, h=h):
+            return float(np.diff(_u_uniform(p, eta, sigma, [z - h, z, z + h], kk, m), n=2)[0] / h**2)
+
+        nodes, weights = np.polynomial.legendre.leggauss(m)
+        points = x - eta * (float(p.grad([x])[0]) + sigma * nodes)
+        expected = sum(w / 2 * u2(z, k) for w, z in zip(weights, points))
+        values.append(u2(x, k + 1) - ((1 - eta) ** 2 * expected - eta * factor * third))
+    rounding = 2 * 4 * np.finfo(float).eps * (abs(x) + 1) / 1e-3**2  # two second differences of values ~ |x| + 1
+    return values[1], abs(values[1] - values[0]) + abs(values[1] - values[2]) + rounding
+
+
+def _a12f(ctx: Context, power_k: bool) -> Evidence:
+    """LHS - RHS of Lemma A.12(f) (<= 0 claimed) over eta L, x and k."""
+    K, sigma = 10, 1.0
+    p = LogCoshQuadratic(1.0, 1.0 / (12 * K))
+    gaps, errs, grid = [], [], {"eta_L": [], "k": [], "x": []}
+    for eta in (0.25, 0.5):
+        for x in (0.0, 2.0, -5.0):
+            for k in range(0, 6):
+                gap, err = _a12f_gap(p, eta, sigma, x, k, power_k)
+                gaps.append(gap)
+                errs.append(err)
+                for key, v in zip(grid, (eta, k, x)):
+                    grid[key].append(v)
+    gaps, errs = np.asarray(gaps), np.asarray(errs)
+    return Evidence(
+        measured=gaps,
+        bound=0.0,
+        relation="<=",
+        interval=(gaps - errs, gaps + errs),
+        grid=grid,
+        witness={
+            "noise": "U[-sigma, sigma], Gauss-Legendre trees",
+            "Q": 1 / (12 * K),
+            "error bars": "changes from 6 to 8 nodes and from h = 1e-3 to 2e-3, plus rounding",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/lem-a.12:f",
+    source="Lemma A.12(f), appendix A.4.2 (used for Lemma A.13 and Theorem A.9)",
+    statement="On (A.15) with U[-sigma, sigma] gradient noise: u''_{k+1}(x) <= (1 - eta L)^2 E u''_k(x - eta "
+    "f'(x; xi)) - eta (1 - eta L) F'''(x), for every x and k.",
+    expect="fails",
+)
+def lem_a12f(ctx: Context) -> Evidence:
+    ev = _a12f(ctx, power_k=False)
+    ev.witness["why"] = (
+        "(d) gives u_k' >= (1 - eta L)^k, not 1 - eta L; u_k'' -> 0 as SGD forgets its start, while the "
+        "printed last term stays at -eta (1 - eta L) F'''"
+    )
+    return ev
+
+
+@claim(
+    f"{PAPER}/lem-a.12:f-corrected",
+    source="Lemma A.12(f) with (1 - eta L)^k from part (d)",
+    statement="Corrected: u''_{k+1}(x) <= (1 - eta L)^2 E u''_k(x - eta f'(x; xi)) - eta (1 - eta L)^k F'''(x).",
+    expect="holds",
+)
+def lem_a12f_corrected(ctx: Context) -> Evidence:
+    return _a12f(ctx, power_k=True)
