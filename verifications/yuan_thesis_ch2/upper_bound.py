@@ -21,7 +21,7 @@ from fedtheory.algorithms import fedavg
 from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact import moments
 from fedtheory.oracles import AdditiveGaussian
-from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic
 
 PAPER = "yuan-thesis"
 D = 3
@@ -103,6 +103,71 @@ def lem24(ctx: Context) -> Evidence:
         relation="<=",
         grid=_grid(runs, 1),
         witness={"measured": "max over r < R, k < K, m of E||x_m - xbar||^2 (exact)"},
+    )
+
+
+def _recursion_excess_quadratic(A: np.ndarray, db: np.ndarray, eta: float, K: int) -> float:
+    """sup over Delta of ||(I - eta A) Delta + eta db||^2 - (1 + 1/K)||Delta||^2, in closed form.
+
+    For clients with a common Hessian A and linear terms b_1, b_2, one local step maps the difference of two
+    clients to Delta' = (I - eta A) Delta + eta (b_1 - b_2) - eta (xi_1 - xi_2). The objective is a concave
+    quadratic in Delta (||I - eta A|| <= 1 < sqrt(1 + 1/K)); with P = I - eta A its maximum is
+    eta^2 db' P (c I - P^2)^-1 P db + eta^2 ||db||^2, c = 1 + 1/K.
+    """
+    P = np.eye(A.shape[0]) - eta * A
+    c = 1 + 1 / K
+    Pd = P @ db
+    return float(eta**2 * Pd @ np.linalg.solve(c * np.eye(A.shape[0]) - P @ P, Pd) + eta**2 * db @ db)
+
+
+@claim(
+    f"{PAPER}/lem-2.4:proof-recursion",
+    source="proof of Lemma 2.4, appendix A.1.2, display after (A.5) (line 2652)",
+    statement="For eta <= 1/(4L) and any two client states: E[||x_1' - x_2'||^2 | x_1, x_2] <= (1 + 1/K)||x_1 - "
+    "x_2||^2 + 10K eta^2 zeta^2 + 2 eta^2 sigma^2 (one local step).",
+    expect="holds",
+)
+def lem24_recursion(ctx: Context) -> Evidence:
+    """Worst case over the two states: in closed form on the shifted quadratics, on a grid of (x_1, x_2) for the
+    shifted log-cosh instance (A.15) (not quadratic; gradients F'(x) - b_m with zeta = max_m |b_m - b_mean|)."""
+    measured, bound, grid = [], [], {"instance": [], "M": [], "K": [], "eta_L": []}
+    sigma = 1.0  # E||xi_1 - xi_2||^2 = 2 sigma^2 exactly for independent noises with E||xi||^2 = sigma^2
+    for M in (2, 5):
+        p = _problem("heterogeneous", M)
+        for frac in (1.0, 0.25, 1 / 32):
+            eta = frac * 0.25 / p.L
+            for K in (1, 2, 5, 20, 100):
+                pairs = [(i, j) for i in range(M) for j in range(M) if i != j]
+                excess = max(_recursion_excess_quadratic(p.A_mean, p.b[i] - p.b[j], eta, K) for i, j in pairs)
+                measured.append(excess + 2 * eta**2 * sigma**2)
+                bound.append(10 * K * eta**2 * p.zeta**2 + 2 * eta**2 * sigma**2)
+                for key, v in zip(grid, ("shifted quadratic", M, K, eta * p.L)):
+                    grid[key].append(v)
+    logcosh = LogCoshQuadratic(1.0, 0.5)
+    shifts = np.array([0.7, -0.7])  # zeta = 0.7
+    n = 301 if ctx.quick else 1201
+    x1, x2 = np.meshgrid(np.linspace(-6, 6, n), np.linspace(-6, 6, n), indexing="ij")
+    g = logcosh.grad
+    for frac in (1.0, 0.25, 1 / 32):
+        eta = frac * 0.25 / logcosh.L
+        for K in (1, 2, 5, 20, 100):
+            step = (x1 - x2) - eta * (g(x1[..., None])[..., 0] - shifts[0] - g(x2[..., None])[..., 0] + shifts[1])
+            excess = step**2 - (1 + 1 / K) * (x1 - x2) ** 2
+            measured.append(float(excess.max()) + 2 * eta**2 * sigma**2)
+            bound.append(10 * K * eta**2 * 0.7**2 + 2 * eta**2 * sigma**2)
+            for key, v in zip(grid, ("shifted (A.15), Q = L/2", 2, K, eta)):
+                grid[key].append(v)
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation="<=",
+        rtol=1e-12,
+        grid=grid,
+        witness={
+            "measured": "sup over the two states of E||Delta'||^2 - (1 + 1/K)||Delta||^2, plus 2 eta^2 sigma^2",
+            "quadratic": "closed form (concave quadratic in Delta)",
+            "log-cosh": f"{n} x {n} grid of states on [-6, 6]^2",
+        },
     )
 
 
