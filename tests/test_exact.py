@@ -230,3 +230,33 @@ def test_conditional_mean_is_monotone_lipschitz_concave_below_gd(ap, am, eta, si
             assert np.all(slopes >= -1e-9) and np.all(slopes <= 1 + 1e-9)
             assert np.all(flip * np.diff(u, n=2) <= 1e-9)
             assert np.all(flip * (u - z) <= 1e-9)
+
+
+@settings(max_examples=8)
+@given(ap=st.floats(0.2, 2.0), am=st.floats(0.2, 2.0), eta=st.floats(0.05, 0.5))
+def test_stationary_law_is_the_long_run_law(ap, am, eta):
+    # The banded fixed-point solve equals forward propagation run until it has forgotten its start.
+    g = PiecewiseQuadratic(ap, am).gradient_pieces()
+    st_ = density.stationary(g, eta, 1.0)
+    k = int(np.ceil(40 / (eta * min(ap, am))))  # (1 - eta a)^k < e^-40
+    fwd = density.propagate(g, eta, 1.0, 0.0, [k])
+    assert abs(st_.mean - fwd.mean[0]) <= st_.mean_error + fwd.mean_error[0]
+    assert st_.density.sum() * (st_.grid[1] - st_.grid[0]) == pytest.approx(1.0, abs=1e-12)
+    assert np.all(st_.density > -1e-12)
+
+
+def test_stationary_law_of_a_linear_chain_is_gaussian():
+    # a_+ = a_- = a: x_inf ~ N(0, eta^2 / (1 - (1 - eta a)^2)) exactly.
+    eta, a = 0.3, 1.5
+    res = density.stationary(PiecewiseQuadratic(a, a).gradient_pieces(), eta, 1.0)
+    var = eta**2 / (1 - (1 - eta * a) ** 2)
+    exact = np.exp(-0.5 * res.grid**2 / var) / np.sqrt(2 * np.pi * var)
+    assert np.max(np.abs(res.density - exact)) < 1e-6 * exact.max()
+    assert abs(res.mean) <= res.mean_error + 1e-12
+
+
+def test_stationary_bad_input():
+    with pytest.raises(InvalidParameterError, match="eta"):
+        density.stationary(PiecewiseQuadratic(1.0, 0.0).gradient_pieces(), 0.1, 1.0)  # no restoring force left
+    with pytest.raises(InvalidParameterError, match="eta"):
+        density.stationary(PiecewiseQuadratic(1.0, 1.0).gradient_pieces(), 2.5, 1.0)
