@@ -260,3 +260,30 @@ def test_stationary_bad_input():
         density.stationary(PiecewiseQuadratic(1.0, 0.0).gradient_pieces(), 0.1, 1.0)  # no restoring force left
     with pytest.raises(InvalidParameterError, match="eta"):
         density.stationary(PiecewiseQuadratic(1.0, 1.0).gradient_pieces(), 2.5, 1.0)
+
+
+def test_smooth_drift_round_map_against_monte_carlo():
+    # u_K(x0) for the smooth gradient of (A.15) against a seeded Monte Carlo of the same chain.
+    from fedtheory.problems import LogCoshQuadratic
+
+    p = LogCoshQuadratic(1.0, 2.0)
+    drift = density.SmoothDrift(lambda x: p.grad(x[..., None])[..., 0], (0.5, 1.0))
+    eta, K, x0 = 0.4, 6, 0.3
+    u = density.round_map(drift, eta, 1.0, K, (-0.5, 0.5))
+    fwd = density.propagate(drift, eta, 1.0, x0, [K])
+    rng = np.random.default_rng(7)
+    x = np.full(400_000, x0)
+    for _ in range(K):
+        x = x - eta * (p.grad(x[:, None])[:, 0] + rng.standard_normal(x.size))
+    est = mc_mean(x)
+    assert est.lo <= float(u(x0)) <= est.hi
+    assert abs(float(u(x0)) - fwd.mean[0]) <= float(u.error_at(x0)) + fwd.mean_error[0]
+
+
+def test_smooth_drift_validation():
+    with pytest.raises(InvalidParameterError, match="slopes"):
+        density.SmoothDrift(np.sin, (1.0, 0.5))
+    with pytest.raises(InvalidParameterError, match="eta"):
+        density.round_map(density.SmoothDrift(np.tanh, (0.0, 1.0)), 3.0, 1.0, 2, (-1.0, 1.0))
+    with pytest.raises(InvalidParameterError, match="g"):
+        density.propagate(np.tanh, 0.1, 1.0, 0.0, [1])
