@@ -1,8 +1,8 @@
 """Density propagation for one-dimensional SGD with Gaussian gradient noise.
 
 The chain ``x_{k+1} = m(x_k) + eta * xi_k`` with ``m(x) = x - eta g(x)``, ``g`` piecewise linear (or smooth,
-:class:`SmoothDrift`) and ``xi ~ N(0, s^2)`` (the SGD of Definition 2.5 on ``f(x; xi) = F(x) - xi x``; the sign of a symmetric
-noise does not matter) has the transfer operator
+:class:`SmoothDrift`) and ``xi ~ N(0, s^2)`` (the SGD of Definition 2.5 on ``f(x; xi) = F(x) - xi x``; the sign
+of a symmetric noise does not matter) has the transfer operator
 
     p_{k+1}(y) = int p_k(x) N(y; m(x), tau^2) dx,        tau = eta * s.
 
