@@ -167,7 +167,7 @@ FINITE_M_ETAS = np.concatenate([[0.0], np.geomspace(1e-3, 2.0, 12), [4.0, 10.0]]
 def thm28_sweep_finite_m(ctx: Context) -> Evidence:
     configs = [(1.0, 16, 16), (1.0, 4, 4)] if ctx.quick else CONFIGS
     Ms = (1, 4, 16) if ctx.quick else (1, 4, 16, 64)
-    S = 1000 if ctx.quick else 4000
+    S = 1000 if ctx.quick else 2000
     measured, lo, hi, bound, grid, printed = [], [], [], [], {"sigma": [], "K": [], "R": [], "M": []}, {}
     for i, (sigma, K, R) in enumerate(configs):
         mu = mu_218(sigma, K, R)
