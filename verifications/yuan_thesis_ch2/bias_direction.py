@@ -19,6 +19,7 @@ from scipy.special import expit
 
 from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import rational
+from fedtheory.fit import loglog_slope
 from fedtheory.problems import LogisticRegression
 
 PAPER = "yuan-thesis"
@@ -58,6 +59,59 @@ def _exact_bias(eta: float) -> np.ndarray:
 
     laws = rational.propagate_float(step, x_star, np.arange(4.0)[:, None], np.full(4, 0.25), K_MAX)
     return np.array([law.mean - x_star for law in laws])
+
+
+def _sgd_step(eta: float):
+    p = _instance()
+    A, y, lam = p.features[0], p.labels[0], p.l2
+
+    def step(states, xi):
+        i = xi[:, 0].astype(int)
+        z = y[i] * np.sum(A[i] * states, axis=1)
+        return states - eta * ((-y[i] * expit(-z))[:, None] * A[i] + lam * states)
+
+    return step
+
+
+@cache
+def certified_constants() -> dict:
+    """Upper bounds, valid for every x, on the constants of Assumptions 2.1' and 2.5' for this instance.
+
+    With g_i(x) = l'(y_i a_i'x) y_i a_i (|l'| <= 1) the sampled gradient minus grad F is g_i - mean_j g_j (the l2
+    term cancels), so its norm is at most ||a_i|| + mean_j ||a_j||: sigma^4 bounds the fourth central moment by
+    mean_i (||a_i|| + mean_j ||a_j||)^4 and the variance by mean_i ||a_i||^2. L = lambda_max(A'A)/(4n) + l2
+    (l'' <= 1/4); Q = mean_i ||a_i||^3 / (6 sqrt 3) (|l'''| <= 1/(6 sqrt 3), grad^3 F = mean_i l''' (y_i a_i)^(x3)).
+    """
+    p = _instance()
+    A = p.features[0]
+    norms = np.linalg.norm(A, axis=1)
+    variance = float(np.mean(norms**2))
+    fourth = float(np.mean((norms + norms.mean()) ** 4))
+    return {
+        "L": float(np.linalg.eigvalsh(A.T @ A / A.shape[0]).max() / 4 + p.l2),
+        "Q": float(np.mean(norms**3) / (6 * np.sqrt(3))),
+        "sigma": max(variance**0.5, fourth**0.25),
+    }
+
+
+@cache
+def _bias_from(eta_L: float, start: int, k_max: int) -> np.ndarray:
+    """||E x_k - z_k|| for k = 0..k_max: SGD (all 4^k sample paths) against GD from the same start."""
+    p, c = _instance(), certified_constants()
+    eta = eta_L / c["L"]
+    x0 = p.x_star + np.array([[0.0, 0.0], [1.0, -0.5], [-2.0, 1.5]])[start]
+    laws = rational.propagate_float(_sgd_step(eta), x0, np.arange(4.0)[:, None], np.full(4, 0.25), k_max)
+    z = [x0]
+    for _ in range(k_max):
+        z.append(z[-1] - eta * p.grad(z[-1]))
+    return np.linalg.norm(np.array([law.mean for law in laws]) - np.array(z), axis=1)
+
+
+def _a7_grid(quick: bool):
+    k_max = 7 if quick else 8
+    for eta_L in (0.05, 0.2, 0.5, 1.0):
+        for start in range(3):
+            yield eta_L, start, _bias_from(eta_L, start, k_max)
 
 
 def _eta3_coefficient() -> tuple[np.ndarray, np.ndarray]:
@@ -139,3 +193,74 @@ def direction_magnitude(ctx: Context) -> Evidence:
 )
 def direction_printed(ctx: Context) -> Evidence:
     return _magnitude(quarter=False)
+
+
+@claim(
+    f"{PAPER}/thm-a.7:logistic",
+    source="Theorem A.7, line 2925, on l2-logistic regression (spec 5.7 instance) with certified constants",
+    statement="For eta <= 1/L: ||E x_k - z_k|| <= min{(1/4) eta^3 k^2 Q sigma^2, 4 eta^2 k^(3/2) L sigma, eta k^(1/2) "
+    "sigma} for single-sample SGD on 4-point logistic regression in d = 2 (every sample path enumerated), from x* and "
+    "two other starts, eta L in {0.05, 0.2, 0.5, 1} (eta L k up to 7).",
+    expect="holds",
+)
+def thm_a7_logistic(ctx: Context) -> Evidence:
+    c = certified_constants()
+    L_, Q_, s_ = c["L"], c["Q"], c["sigma"]
+    measured, bound, grid = [], [], {"eta_L": [], "start": [], "k": []}
+    for eta_L, start, bias in _a7_grid(ctx.quick):
+        eta, k = eta_L / L_, np.arange(1, bias.size)
+        measured.append(bias[1:])
+        terms = [eta**3 * k**2 * Q_ * s_**2 / 4, 4 * eta**2 * k**1.5 * L_ * s_, eta * np.sqrt(k) * s_]
+        bound.append(np.minimum.reduce(terms))
+        grid["eta_L"] += [eta_L] * k.size
+        grid["start"] += [start] * k.size
+        grid["k"] += k.tolist()
+    return Evidence(
+        measured=np.concatenate(measured),
+        bound=np.concatenate(bound),
+        relation="<=",
+        atol=1e-12,
+        grid=grid,
+        witness={"certified constants": c, "how": " ".join(certified_constants.__doc__.split()[15:])},
+    )
+
+
+@claim(
+    f"{PAPER}/thm-2.15:logistic",
+    source="Theorem 2.15, section 2.4.1, on l2-logistic regression (spec 5.7 instance) with certified constants",
+    statement="For eta <= 1/(2L): ||bias_k|| <= c_bar eta^3 k^2 Q sigma^2 with c_bar = 1/4 (Theorem A.7), from x* and "
+    "two other starts, eta L in {0.05, 0.2, 0.5}, k <= 7.",
+    expect="holds",
+)
+def thm_215_logistic(ctx: Context) -> Evidence:
+    c = certified_constants()
+    ratios, grid = [], {"eta_L": [], "start": [], "k": []}
+    for eta_L, start, bias in _a7_grid(ctx.quick):
+        if eta_L <= 0.5:
+            eta, k = eta_L / c["L"], np.arange(1, bias.size)
+            ratios.append(bias[1:] / (eta**3 * k**2 * c["Q"] * c["sigma"] ** 2))
+            grid["eta_L"] += [eta_L] * k.size
+            grid["start"] += [start] * k.size
+            grid["k"] += k.tolist()
+    return Evidence(measured=np.concatenate(ratios), bound=0.25, relation="<=", grid=grid, witness={"constants": c})
+
+
+@claim(
+    f"{PAPER}/thm-2.15:logistic-eta-exponent",
+    source="Theorem 2.15 (the Theta(eta^3 k^2) bias), section 2.4.1, on the spec 5.7 logistic instance",
+    statement="The bias from x* is third order in eta: fitted eta-exponent of ||E x_k - x*|| equal to 3 within 0.15 "
+    "(k = 2..7, eta L in [0.0125, 0.05]).",
+    expect="holds",
+)
+def thm_215_logistic_exponent(ctx: Context) -> Evidence:
+    small = np.array([0.0125, 0.025, 0.05])
+    curves = np.array([_bias_from(float(e), 0, K_MAX) for e in small])  # (3, K_MAX + 1)
+    fits = [loglog_slope(small, curves[:, k]) for k in range(2, K_MAX + 1)]
+    return Evidence(
+        measured=[f.slope for f in fits],
+        bound=3.0,
+        relation="==",
+        atol=0.15,
+        interval=([f.lo for f in fits], [f.hi for f in fits]),
+        grid={"k": list(range(2, K_MAX + 1))},
+    )
