@@ -1,5 +1,5 @@
 """Federated algorithms as pure functions over ``(replicas, clients, d)`` arrays."""
 
-from . import fedavg
+from . import fedac, fedavg
 
-__all__ = ["fedavg"]
+__all__ = ["fedac", "fedavg"]
