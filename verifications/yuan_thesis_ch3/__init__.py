@@ -1,0 +1,8 @@
+"""Thesis chapter 3 and appendix B (Yuan, Ma): FedAc, and the initial-value instability of Nesterov's AGD.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 3 at lines 791-1643, appendix B at 3273-4431.
+"""
+
+from . import instability
+
+__all__ = ["instability"]
