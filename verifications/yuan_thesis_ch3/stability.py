@@ -1,0 +1,291 @@
+"""The stability machinery of FedAc (sections 3.4.3 and B.1.3): the two-client difference recursion, the
+transformed step matrices and their uniform norm bounds.
+
+All blocks are polynomials in the Hessian H (mu I <= H <= L I), so the block matrices are orthogonally similar to
+direct sums of 2x2 matrices in one eigenvalue h; identities are checked in sympy with scalar h, and sup_H of a
+spectral norm is the sup over h in [mu, L] of a 2x2 norm (a dense grid, both endpoints and a bounded 1-D
+maximiser). The norm bounds are checked on a grid of kappa, eta L and K with the prescribed gamma =
+max(sqrt(eta/(mu K)), eta) and also over the whole admissible range gamma in [eta, sqrt(eta/mu)].
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Proposition 3.15 at line 1175, (3.21) at 1179, Proposition
+3.16 at 1187, (3.22) at 1193, Claim 3.19 at 1229, the proof of Proposition 3.16 at 1257-1290, Proposition B.6 at
+3569 ((B.24) at 3576), Proposition B.7 at 3584, its proof at 3638-3648.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import minimize_scalar
+
+from fedtheory.claims import Context, Evidence, claim
+
+from .instability import _identity_evidence
+
+PAPER = "yuan-thesis"
+mu, gamma, eta, h, L = sp.symbols("mu gamma eta h L", positive=True)
+a_inv, b_inv = sp.symbols("alpha_inv beta_inv", positive=True)
+GM = gamma * mu
+
+
+def derived_difference_matrix(alpha_inv, beta_inv) -> sp.Matrix:
+    """Claim 3.19 re-derived from Algorithm 2: two clients whose md points see the secant Hessian h (no noise
+    term; it enters as -[eta; gamma] Delta_eps). Returns the map [D_ag; D] -> [D_ag+; D+]."""
+    d_ag, d = sp.symbols("d_ag d")
+    md = beta_inv * d + (1 - beta_inv) * d_ag
+    ag_next = md - eta * h * md
+    x_next = (1 - alpha_inv) * d + alpha_inv * md - gamma * h * md
+    return sp.Matrix([[sp.diff(e, v) for v in (d_ag, d)] for e in (ag_next, x_next)])
+
+
+CLAIM_319 = sp.Matrix(
+    [
+        [(1 - b_inv) * (1 - eta * h), b_inv * (1 - eta * h)],
+        [(1 - b_inv) * (a_inv - gamma * h), b_inv * (a_inv - gamma * h) + (1 - a_inv)],
+    ]
+)
+A_321 = sp.Matrix([[1 - eta * h, GM * (1 - eta * h)], [-gamma * (h - mu), 1 - gamma**2 * mu * h]]) / (1 + GM)
+FEDAC_I = {a_inv: GM, b_inv: GM / (1 + GM)}
+ALPHA_II = 3 / (2 * GM) - sp.Rational(1, 2)
+FEDAC_II = {a_inv: 1 / ALPHA_II, b_inv: (ALPHA_II - 1) / (2 * ALPHA_II**2 - 1)}
+A_B24 = sp.Matrix(
+    [
+        [(3 - GM) * (3 - 2 * GM) * (1 - eta * h), 3 * GM * (1 - GM) * (1 - eta * h)],
+        [(3 - 2 * GM) * (2 * GM - (3 - GM) * gamma * h), 3 * (1 - GM) * ((3 - GM) - gamma**2 * mu * h)],
+    ]
+) / (9 - GM * (6 + GM))
+X = sp.Matrix([[eta / gamma, 0], [1, 1]])
+X_INV_PRINTED = sp.Matrix([[gamma / eta, 0], [-gamma / eta, 1]])
+B_PRINTED = sp.Matrix(
+    [
+        [(eta + gamma**2 * mu) * (1 - eta * h), gamma**2 * mu * (1 - eta * h)],
+        [-mu * (gamma**2 - eta**2), eta - gamma**2 * mu],
+    ]
+) / ((1 + GM) * eta)
+_DEN_B7 = 9 - (6 + GM) * GM * eta
+ATILDE_DISPLAY = sp.Matrix(
+    [
+        [(3 * gamma**2 * mu * (1 - GM) + eta * (3 - GM) * (3 - 2 * GM)) * (1 - eta * h),
+         3 * gamma**2 * mu * (1 - GM) * (1 - eta * h)],
+        [-(gamma - eta) * (3 * gamma + 6 * eta - GM * (3 * gamma + 4 * eta)),
+         3 * (1 - GM) * (3 * eta - GM * (gamma + eta))],
+    ]
+) / _DEN_B7  # fmt: skip
+ATILDE_BLOCKS = ATILDE_DISPLAY.copy()
+ATILDE_BLOCKS[1, 0] = -(gamma - eta) * mu * (3 * gamma + 6 * eta - GM * (3 * gamma + 4 * eta)) / _DEN_B7
+
+
+@claim(
+    f"{PAPER}/claim-3.19",
+    source="Claim 3.19, line 1229",
+    statement="For FedAc with any alpha, beta, the difference of two clients obeys [D_ag; D]+ = [[(1 - 1/beta)(I - "
+    "eta H), (1/beta)(I - eta H)], [(1 - 1/beta)(I/alpha - gamma H), (1/beta)(I/alpha - gamma H) + (1 - 1/alpha) I]] "
+    "[D_ag; D] - [eta I; gamma I] D_eps.",
+    expect="holds",
+)
+def claim_319(ctx: Context) -> Evidence:
+    return _identity_evidence({"derived - printed": derived_difference_matrix(a_inv, b_inv) - CLAIM_319})
+
+
+@claim(
+    f"{PAPER}/prop-3.15",
+    source="Proposition 3.15, (3.21), lines 1175-1179",
+    statement="With alpha = 1/(gamma mu), beta = alpha + 1, Claim 3.19's matrix is A(mu, gamma, eta, H) = (1/(1 + "
+    "gamma mu)) [[I - eta H, gamma mu (I - eta H)], [-gamma (H - mu I), I - gamma^2 mu H]].",
+    expect="holds",
+)
+def prop_315(ctx: Context) -> Evidence:
+    ev = _identity_evidence({"Claim 3.19 (FedAc-I) - (3.21)": CLAIM_319.subs(FEDAC_I) - A_321})
+    ev.witness["state vector"] = (
+        "the display applies A to [D_ag; D_eps] and returns [D_ag; D_eps]+; Claim 3.19 (and the proof of "
+        "Proposition 3.17, line 1296) use [D_ag; D]: D_eps in the state is a typo (the noise difference is not a state)"
+    )
+    return ev
+
+
+@claim(
+    f"{PAPER}/prop-b.6",
+    source="Proposition B.6, (B.24), line 3576",
+    statement="With FedAc-II's alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1), Claim 3.19's "
+    "matrix is (B.24).",
+    expect="holds",
+)
+def prop_b6(ctx: Context) -> Evidence:
+    return _identity_evidence({"Claim 3.19 (FedAc-II) - (B.24)": CLAIM_319.subs(FEDAC_II) - A_B24})
+
+
+@claim(
+    f"{PAPER}/eq-3.22",
+    source="(3.22), line 1193, and the proofs of Propositions 3.16 (line 1259) and 3.17 (line 1296)",
+    statement="X(gamma, eta) = [[(eta/gamma) I, 0], [I, I]] has inverse [[(gamma/eta) I, 0], [-(gamma/eta) I, I]], "
+    "and X^-1 [eta I; gamma I] = [gamma I; 0].",
+    expect="holds",
+)
+def eq_322(ctx: Context) -> Evidence:
+    return _identity_evidence(
+        {
+            "X^-1 - printed": X.inv() - X_INV_PRINTED,
+            "X^-1 [eta; gamma] - [gamma; 0]": X.inv() * sp.Matrix([eta, gamma]) - sp.Matrix([gamma, 0]),
+        }
+    )
+
+
+@claim(
+    f"{PAPER}/prop-3.16:B",
+    source="proof of Proposition 3.16, line 1261",
+    statement="B = X^-1 A X = (1/((1 + gamma mu) eta)) [[(eta + gamma^2 mu)(I - eta H), gamma^2 mu (I - eta H)], "
+    "[-mu (gamma^2 - eta^2) I, (eta - gamma^2 mu) I]].",
+    expect="holds",
+)
+def prop_316_b(ctx: Context) -> Evidence:
+    return _identity_evidence({"X^-1 A X - printed B": X.inv() * A_321 * X - B_PRINTED})
+
+
+@claim(
+    f"{PAPER}/prop-b.7:atilde",
+    source="proof of Proposition B.7, lines 3644 (display) and 3648 (blocks)",
+    statement="A~ = X^-1 A(B.24) X equals the printed display and the separately printed blocks, both with the "
+    "prefactor 1/(9 - (6 + gamma mu) gamma mu eta).",
+    expect="fails",
+)
+def prop_b7_atilde(ctx: Context) -> Evidence:
+    computed = X.inv() * A_B24 * X
+    ev = _identity_evidence(
+        {
+            "computed - display (line 3644)": computed - ATILDE_DISPLAY,
+            "computed - blocks (line 3648)": computed - ATILDE_BLOCKS,
+        }
+    )
+    ev.witness["why"] = (
+        "the prefactor must be 1/(eta (9 - (6 + gamma mu) gamma mu)) (eta multiplies the whole bracket); the display's "
+        "A~_21 also lacks the factor mu that the blocks have (prop-b.7:atilde-corrected)"
+    )
+    return ev
+
+
+@claim(
+    f"{PAPER}/prop-b.7:atilde-corrected",
+    source="proof of Proposition B.7, line 3648, with the prefactor 1/(eta (9 - (6 + gamma mu) gamma mu))",
+    statement="Corrected: with the prefactor 1/(eta (9 - (6 + gamma mu) gamma mu)) the printed blocks equal "
+    "X^-1 A(B.24) X exactly; the display needs in addition the factor mu in A~_21.",
+    expect="holds",
+)
+def prop_b7_atilde_corrected(ctx: Context) -> Evidence:
+    fix = _DEN_B7 / (eta * (9 - GM * (6 + GM)))
+    display = ATILDE_DISPLAY * fix
+    display[1, 0] = display[1, 0] * mu
+    computed = X.inv() * A_B24 * X
+    return _identity_evidence(
+        {
+            "computed - blocks, corrected prefactor": computed - ATILDE_BLOCKS * fix,
+            "computed - display, corrected": computed - display,
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Uniform norm bounds over mu I <= H <= L I
+# --------------------------------------------------------------------------------------------------
+
+_B_NUM = sp.lambdify((mu, gamma, eta, h), B_PRINTED, "numpy")
+_ATILDE_NUM = sp.lambdify((mu, gamma, eta, h), X.inv() * A_B24 * X, "numpy")
+
+
+def _sup_norm(matrix, mu_, g_, e_, L_) -> float:
+    """sup over h in [mu, L] of the spectral norm of a 2x2 matrix function of h."""
+
+    def norm(hh):
+        return float(np.linalg.norm(np.array(matrix(mu_, g_, e_, hh), dtype=float), 2))
+
+    grid = np.linspace(mu_, L_, 201)
+    values = [norm(x) for x in grid]
+    i = int(np.argmax(values))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = minimize_scalar(lambda x: -norm(x), bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
+    return max(max(values), -float(res.fun))
+
+
+def _gammas(quick: bool):
+    """(kappa, eta L, K or None, gamma): the prescribed gamma for K in a range, and the admissible range's edges."""
+    for kappa in (1.0, 25.0, 1e2, 1e4) if quick else (1.0, 4.0, 25.0, 1e2, 1e3, 1e4, 1e6):
+        for eta_L in (1.0, 0.5, 0.1, 0.01) if quick else (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.001):
+            mu_, eta_ = 1.0 / kappa, eta_L
+            for K in (1, 4, 64, 4096):
+                yield kappa, eta_L, K, max(np.sqrt(eta_ / (mu_ * K)), eta_)
+            for frac in (0.0, 0.5, 1.0):
+                lo, hi = eta_, np.sqrt(eta_ / mu_)
+                yield kappa, eta_L, None, lo + frac * (hi - lo)
+
+
+def _uniform_bound(ctx: Context, matrix, factor: float) -> Evidence:
+    measured, bound, grid = [], [], {"kappa": [], "eta_L": [], "K": [], "gamma / eta": []}
+    for kappa, eta_L, K, g_ in _gammas(ctx.quick):
+        mu_, eta_ = 1.0 / kappa, eta_L
+        measured.append(_sup_norm(matrix, mu_, g_, eta_, 1.0))
+        bound.append(1.0 if np.isclose(g_, eta_, rtol=1e-15) else 1 + factor * g_**2 * mu_ / eta_)
+        for key, v in zip(grid, (kappa, eta_L, K if K is not None else "range", g_ / eta_)):
+            grid[key].append(v)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/prop-3.16",
+    source="Proposition 3.16, line 1187",
+    statement="sup_{mu I <= H <= L I} ||X^-1 A(3.21) X||_2 <= 1 + 2 gamma^2 mu/eta for gamma in (eta, sqrt(eta/mu)], "
+    "and <= 1 for gamma = eta (L = 1; kappa up to 1e4, eta L in [0.01, 1], prescribed gamma for K in {1, 4, 64, 4096} "
+    "and the admissible range's edges and midpoint).",
+    expect="holds",
+)
+def prop_316(ctx: Context) -> Evidence:
+    return _uniform_bound(ctx, _B_NUM, 2.0)
+
+
+@claim(
+    f"{PAPER}/prop-b.7",
+    source="Proposition B.7, line 3584",
+    statement="sup_H ||X^-1 A(B.24) X||_2 <= 1 + gamma^2 mu/eta for gamma in (eta, sqrt(eta/mu)], and <= 1 for "
+    "gamma = eta (same grid as prop-3.16).",
+    expect="holds",
+)
+def prop_b7(ctx: Context) -> Evidence:
+    return _uniform_bound(ctx, _ATILDE_NUM, 1.0)
+
+
+@claim(
+    f"{PAPER}/prop-3.16:case-ii",
+    source="proof of Proposition 3.16, Case II, line 1288",
+    statement="For gamma = eta the block bound (1 + eta mu - 2 eta^2 mu^2)/(1 + eta mu) (<= 1) bounds sup_H ||B||_2.",
+    expect="holds",
+)
+def prop_316_case_ii(ctx: Context) -> Evidence:
+    measured, bound, grid = [], [], {"kappa": [], "eta_L": []}
+    for kappa in (1.0, 25.0, 1e2, 1e4):
+        for eta_L in np.geomspace(1e-3, 1.0, 7 if ctx.quick else 25):
+            mu_ = 1.0 / kappa
+            measured.append(_sup_norm(_B_NUM, mu_, eta_L, eta_L, 1.0))
+            bound.append((1 + eta_L * mu_ - 2 * (eta_L * mu_) ** 2) / (1 + eta_L * mu_))
+            grid["kappa"].append(kappa)
+            grid["eta_L"].append(float(eta_L))
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/eq-3.25",
+    source="proof of Lemma 3.10, (3.25)",
+    statement="With gamma = sqrt(eta/(mu K)) the per-step factor 1 + 2 gamma^2 mu/eta is 1 + 2/K and the squared "
+    "growth over a round (1 + 2/K)^(2K) <= e^4, for every K >= 1.",
+    expect="holds",
+)
+def eq_325(ctx: Context) -> Evidence:
+    K = sp.Symbol("K", positive=True)
+    factor = sp.simplify(1 + 2 * (eta / (mu * K)) * mu / eta)
+    Ks = np.unique(np.geomspace(1, 1e9, 200).astype(np.int64))
+    growth = np.exp(2 * Ks * np.log1p(2 / Ks))  # log1p: no cancellation in 1 + 2/K for large K
+    return Evidence(
+        measured=growth,
+        bound=np.e**4,
+        relation="<=",
+        rtol=1e-12,
+        grid={"K": Ks},
+        witness={"factor (sympy)": str(factor), "limit K -> inf": "e^4 (increasing in K)"},
+    )
