@@ -250,3 +250,22 @@ def best_amplification(s: int, T: int, component: int, *, isolated: bool = False
             if value > best[0]:
                 best = (value, pattern, v0)
     return best
+
+
+def generalized_agd(
+    objective: BumpObjective, x0, x_ag0, T: int, *, alpha_inv: Fraction, beta_inv: Fraction, eta: Fraction, gamma
+) -> AGDRun:
+    """Noiseless FedAc with one client (Algorithm 2 with ``M = 1``, no noise) in exact arithmetic: ``T`` steps of
+    ``md = beta^-1 x + (1 - beta^-1) x_ag``, ``x_ag+ = md - eta F'(md)``, ``x+ = (1 - alpha^-1) x + alpha^-1 md -
+    gamma F'(md)``. With ``alpha = sqrt(kappa)``, ``beta = sqrt(kappa) + 1``, ``eta = 1/L``, ``gamma = 1/sqrt(L mu)``
+    it is :func:`agd`."""
+    x, x_ag = Fraction(x0), Fraction(x_ag0)
+    md_s, xs, ags = [], [x], [x_ag]
+    for _ in range(T):
+        md = beta_inv * x + (1 - beta_inv) * x_ag
+        g = objective.grad(md)
+        x_ag, x = md - eta * g, (1 - alpha_inv) * x + alpha_inv * md - gamma * g
+        md_s.append(md)
+        xs.append(x)
+        ags.append(x_ag)
+    return AGDRun(tuple(md_s), tuple(xs), tuple(ags))

@@ -289,3 +289,52 @@ def eq_325(ctx: Context) -> Evidence:
         grid={"K": Ks},
         witness={"factor (sympy)": str(factor), "limit K -> inf": "e^4 (increasing in K)"},
     )
+
+
+@claim(
+    f"{PAPER}/prop-3.16:on-agd-instance",
+    source="Propositions 3.15-3.16 (lines 1175-1193) on the certified instances of Theorem 3.8; spec section 4.5",
+    statement="On the instances built to make AGD unstable (kappa = 25, 100, 10^4, 60 steps), noiseless FedAc-I with "
+    "eta = 1/L and K in {1, 4, 16, 64} (gamma = max(1/sqrt(L mu K), eta)) keeps ||X^-1 [D_ag; D]_t|| <= (1 + 2 gamma^2 "
+    "mu/eta)^t ||X^-1 [D_ag; D]_0|| for two starts eps apart (exact rationals); K = 1 is AGD.",
+    expect="holds",
+)
+def prop_316_on_instance(ctx: Context) -> Evidence:
+    from fractions import Fraction
+
+    from fedtheory import instability as ins
+
+    measured, grid, growth = [], {"kappa": [], "K": []}, {}
+    for s in (5, 10, 100):
+        inst = ins.build(s, ins.paper_pattern(20))
+        L_, w0 = inst.objective.L, Fraction(1)
+        eta_ = 1 / L_
+        for K in (1, 4, 16, 64):
+            root = int(np.sqrt(K))
+            gamma_ = max(Fraction(1, s * root), eta_)  # sqrt(eta/(mu K)) with mu = 1, L = s^2
+            gm = gamma_  # gamma mu
+            params = {"alpha_inv": gm, "beta_inv": gm / (1 + gm), "eta": eta_, "gamma": gamma_}
+            w = ins.generalized_agd(inst.objective, w0, w0, 60, **params)
+            u = ins.generalized_agd(inst.objective, w0 - inst.eps, w0 - inst.eps, 60, **params)
+            factor = 1 + 2 * gamma_**2 / eta_
+
+            def xnorm(t, w=w, u=u, gamma_=gamma_, eta_=eta_):
+                d_ag, d = w.x_ag[t] - u.x_ag[t], w.x[t] - u.x[t]
+                return float((gamma_ / eta_ * d_ag) ** 2 + (d - gamma_ / eta_ * d_ag) ** 2) ** 0.5
+
+            ratios = [xnorm(t) / (xnorm(0) * float(factor) ** t) for t in range(61)]
+            measured.append(max(ratios))
+            growth[f"kappa={s * s}, K={K}"] = {
+                "per-step bound": float(factor),
+                "|D_x| growth over 60 steps": float(abs(w.x[-1] - u.x[-1]) / inst.eps),
+            }
+            grid["kappa"].append(s * s)
+            grid["K"].append(K)
+    return Evidence(
+        measured=measured,
+        bound=1.0,
+        relation="<=",
+        rtol=1e-12,
+        grid=grid,
+        witness={"measured": "max over t of the X-norm growth over (1 + 2 gamma^2 mu/eta)^t", "runs": growth},
+    )
