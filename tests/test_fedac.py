@@ -148,3 +148,31 @@ def test_prescribed_step_outside_the_range_is_rejected():
         fedac.fedac_i(2.0, 0.1, 4, 2, L=1.0)
     with pytest.raises(InvalidParameterError, match="mu"):
         fedac.agd_params(1.0, 2.0)
+
+
+@pytest.mark.parametrize("make", [fedac.fedac_i, fedac.fedac_ii])
+def test_exact_fedac_moments_agree_with_monte_carlo(make):
+    from fedtheory.exact import fedac_moments
+    from fedtheory.fit import mc_mean
+
+    problem = _quadratic()
+    oracle = AdditiveGaussian(problem, cov=np.diag([0.5, 0.3, 0.2]))
+    params = make(0.4, problem.mu, 4, 3, L=problem.L)
+    mom = fedac_moments.fedac_moments(oracle, params, np.ones(3), 5)
+    traj = fedac.run(oracle, np.ones(3), params, 5, np.random.default_rng(5), S=40_000)
+    gap = problem.value(traj.x_ag[-1]) - problem.f_star
+    est = mc_mean(gap)
+    assert est.lo <= mom.suboptimality()[-1] <= est.hi
+    means = mc_mean(traj.x[-1], axis=0, family_size=3)
+    assert np.all((means.lo <= mom.mean[-1, 0]) & (mom.mean[-1, 0] <= means.hi))
+
+
+def test_exact_fedac_moments_without_noise_are_the_deterministic_run():
+    from fedtheory.exact import fedac_moments
+
+    problem = _quadratic()
+    params = fedac.fedac_ii(0.5, problem.mu, 3, 2, L=problem.L)
+    mom = fedac_moments.fedac_moments(ExactGradient(problem), params, np.ones(3), 4)
+    run = fedac.run(ExactGradient(problem), np.ones(3), params, 4, np.random.default_rng(0))
+    np.testing.assert_allclose(mom.mean[:, 1], run.x_ag[:, 0], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(mom.cov, 0.0, atol=0)

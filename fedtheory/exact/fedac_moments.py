@@ -1,0 +1,101 @@
+"""Exact first and second moments of FedAc on homogeneous quadratics with additive noise.
+
+On ``F(x) = 1/2 x'Ax - b'x`` with gradient noise of covariance ``C`` one FedAc step (Algorithm 2) is affine in
+the client state ``z = (x, x_ag)``::
+
+    md  = beta^-1 x + (1 - beta^-1) x_ag
+    z+  = P z + c - n xi,     n = [gamma I; eta I],   c = [gamma b; eta b],
+    P   = [[(1 - alpha^-1) I + beta^-1 (alpha^-1 I - gamma A), (1 - beta^-1)(alpha^-1 I - gamma A)],
+           [beta^-1 (I - eta A),                               (1 - beta^-1)(I - eta A)]].
+
+Clients start a round from the common server state and draw independent noise, and the server averages both
+sequences, so the server state follows ``z' = P^K z + sum_j P^j c + w`` with ``Cov(w) = (1/M) sum_{j<K} P^j n C
+n' P^j'``. The recursions ``m' = P^K m + c_K``, ``S' = P^K S P^K' + W`` are exact for any zero-mean noise with
+covariance ``C``, and so are ``E F(x_ag) - F* = F(E x_ag) - F* + tr(A Cov(x_ag))/2`` and the potentials of (3.9)
+and (3.29) at round boundaries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import positive_int
+from ..algorithms.fedac import FedAcParams
+from ..errors import InvalidParameterError
+from ..oracles import Oracle, check_replicated
+from ..problems.quadratic import FederatedQuadratic
+from .moments import _quadratic_and_cov
+
+
+@dataclass(frozen=True)
+class FedAcMoments:
+    """Mean ``(R+1, 2, d)`` (rows ``x``, ``x_ag``) and covariance ``(R+1, 2d, 2d)`` of the server state at each
+    round boundary ``(r, 0)``, r = 0..R, ordered ``(x, x_ag)``."""
+
+    mean: np.ndarray
+    cov: np.ndarray
+    problem: FederatedQuadratic
+
+    def _expected_gap(self, which: int) -> np.ndarray:
+        d = self.problem.dim
+        block = self.cov[:, which * d : (which + 1) * d, which * d : (which + 1) * d]
+        e = self.mean[:, which] - self.problem.x_star  # F(m) - F* = (m - x*)'A(m - x*)/2: no cancellation against F*
+        A = self.problem.A_mean
+        return 0.5 * np.einsum("ri,ij,rj->r", e, A, e) + 0.5 * np.einsum("ij,rji->r", A, block)
+
+    def _expected_distance2(self, which: int) -> np.ndarray:
+        d = self.problem.dim
+        block = self.cov[:, which * d : (which + 1) * d, which * d : (which + 1) * d]
+        return np.sum((self.mean[:, which] - self.problem.x_star) ** 2, axis=-1) + np.trace(block, axis1=1, axis2=2)
+
+    def suboptimality(self) -> np.ndarray:
+        """``E F(x_ag^{(r,0)}) - F*`` for r = 0..R."""
+        return self._expected_gap(1)
+
+    def psi(self) -> np.ndarray:
+        """``E Psi^{(r,0)} = E F(x_ag) - F* + (mu/2) E||x - x*||^2`` (3.9) at round boundaries."""
+        return self._expected_gap(1) + 0.5 * self.problem.mu * self._expected_distance2(0)
+
+    def phi(self) -> np.ndarray:
+        """``E Phi^{(r,0)} = E F(x_ag) - F* + (mu/6) E||x - x*||^2`` (3.29) at round boundaries."""
+        return self._expected_gap(1) + self.problem.mu / 6 * self._expected_distance2(0)
+
+
+def step_map(problem: FederatedQuadratic, params: FedAcParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(P, c, n)`` of one FedAc step on ``problem`` (module docstring)."""
+    if problem.n_clients is not None:
+        raise InvalidParameterError("problem", "a homogeneous quadratic (FedAc's setting, n_clients None)", "clients")
+    d, A, b = problem.dim, problem.A_mean, problem.b_mean
+    eye = np.eye(d)
+    a, bi = params.alpha_inv, params.beta_inv
+    lower_ag = eye - params.eta * A
+    lower_x = a * eye - params.gamma * A
+    P = np.block([[(1 - a) * eye + bi * lower_x, (1 - bi) * lower_x], [bi * lower_ag, (1 - bi) * lower_ag]])
+    c = np.concatenate([params.gamma * b, params.eta * b])
+    n = np.vstack([params.gamma * eye, params.eta * eye])
+    return P, c, n
+
+
+def fedac_moments(oracle: Oracle, params: FedAcParams, x0, R: int, *, x_ag0=None) -> FedAcMoments:
+    """Exact server moments of ``R`` FedAc rounds from the deterministic start ``(x0, x_ag0)`` (default ``x0``)."""
+    problem, C = _quadratic_and_cov(oracle)
+    R = positive_int("R", R, minimum=0)
+    d = problem.dim
+    x0 = check_replicated("x0", np.asarray(x0, dtype=float), d, 1)[0]
+    x_ag0 = x0 if x_ag0 is None else check_replicated("x_ag0", np.asarray(x_ag0, dtype=float), d, 1)[0]
+    P, c, n = step_map(problem, params)
+    powers = [np.eye(2 * d)]
+    for _ in range(params.K - 1):
+        powers.append(P @ powers[-1])
+    PK = P @ powers[-1]
+    cK = sum(Pj @ c for Pj in powers)
+    noise = n @ C @ n.T
+    W = sum(Pj @ noise @ Pj.T for Pj in powers) / params.M
+    means, covs = [np.concatenate([x0, x_ag0])], [np.zeros((2 * d, 2 * d))]
+    for _ in range(R):
+        means.append(PK @ means[-1] + cK)
+        covs.append(PK @ covs[-1] @ PK.T + W)
+    mean = np.stack(means).reshape(R + 1, 2, d)
+    return FedAcMoments(mean, np.stack(covs), problem)

@@ -1,0 +1,261 @@
+"""FedAc's convergence bounds on quadratics, exactly (spec V8): Lemmas 3.11 and 3.23 for every eta in (0, 1/L],
+Theorems 3.5, B.12 and B.1 (Q = 0) at their printed step sizes, Remarks 3.6 and B.2.
+
+On a homogeneous quadratic with additive Gaussian noise the server state of FedAc is affine-Gaussian, and
+:func:`fedtheory.exact.fedac_moments.fedac_moments` gives E Psi^(R,0) and E Phi^(R,0) exactly. sigma^2 = tr(C)
+meets Assumption 3.1(c) with equality; for Theorem B.1 (Assumption 3.2(b)) sigma is raised to (E||xi||^4)^(1/4)
+when that is larger. Quadratics have Q = 0, so the Q-terms of Theorem B.1 and the discrepancy term of Lemma 3.23
+vanish (F's gradient is affine); Lemma 3.7's discrepancy term does not vanish and is checked separately.
+
+Instances: d = 3, Hessian eigenvalues (L, sqrt(L mu), mu) in a random basis, L = 1, kappa in {10, 100, 1000},
+x^(0,0) - x* of norm B = 1, noise covariance diag(0.5, 0.3, 0.2) sigma^2.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.5 at line 953, Remark 3.6 at 963, Lemma 3.11 at
+1009, Lemma 3.23 at 1445, Theorem B.1 at 3297, Theorem B.12 at 3787.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from fedtheory.algorithms import fedac
+from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.exact.fedac_moments import fedac_moments
+from fedtheory.oracles import AdditiveGaussian
+from fedtheory.problems import FederatedQuadratic
+
+PAPER = "yuan-thesis"
+NOISE = np.array([0.5, 0.3, 0.2])
+
+
+@cache
+def instance(kappa: float) -> tuple[FederatedQuadratic, np.ndarray]:
+    """The quadratic and a start at distance B = 1 from x*."""
+    rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-quadratic:{kappa}"))
+    Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    A = Q @ np.diag([1.0, kappa**-0.5, 1.0 / kappa]) @ Q.T
+    problem = FederatedQuadratic(A, rng.normal(size=3))
+    direction = rng.normal(size=3)
+    return problem, problem.x_star + direction / np.linalg.norm(direction)
+
+
+def _oracle(problem, sigma: float) -> AdditiveGaussian:
+    return AdditiveGaussian(problem, cov=np.diag(NOISE * sigma**2))
+
+
+def _potential0(problem, x0, which: str) -> float:
+    e = x0 - problem.x_star
+    gap = 0.5 * float(e @ problem.A_mean @ e)  # F(x0) - F* without cancellation against F*
+    return gap + problem.mu / (2 if which == "psi" else 6) * float(np.sum((x0 - problem.x_star) ** 2))
+
+
+def _run(kappa, sigma, params, R) -> tuple[float, float]:
+    problem, x0 = instance(kappa)
+    mom = fedac_moments(_oracle(problem, sigma), params, x0, R)
+    return float(mom.psi()[-1]), float(mom.phi()[-1])
+
+
+def _grid(quick: bool):
+    for kappa in (10.0, 100.0) if quick else (10.0, 100.0, 1000.0):
+        for sigma in (0.1, 1.0):
+            for M in (1, 16) if quick else (1, 4, 16, 256):
+                for K in (1, 4, 32) if quick else (1, 2, 4, 16, 32, 128):
+                    for R in (1, 8, 64) if quick else (1, 4, 8, 32, 64, 256):
+                        yield kappa, sigma, M, K, R
+
+
+def _record(grid: dict, **values) -> None:
+    for key, v in values.items():
+        grid.setdefault(key, []).append(v)
+
+
+@claim(
+    f"{PAPER}/lem-3.11",
+    source="Lemma 3.11, (3.13), line 1009",
+    statement="For every eta in (0, 1/L], FedAc-I yields E Psi^(R,0) <= exp(-max{eta mu, sqrt(eta mu/K)} K R) Psi0 + "
+    "eta^(1/2) sigma^2/(2 mu^(1/2) M K^(1/2)) + eta sigma^2/(2M) + 390 eta^(3/2) L K^(1/2) sigma^2/mu^(1/2) + 7 eta^2 "
+    "L K sigma^2 (exact on quadratics; eta L from 1e-4 to 1, kappa, sigma, M, K, R grids).",
+    expect="holds",
+)
+def lem_311(ctx: Context) -> Evidence:
+    measured, bound, grid = [], [], {}
+    L = 1.0
+    for kappa, sigma, M, K, R in _grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        mu = problem.mu
+        psi0 = _potential0(problem, x0, "psi")
+        for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
+            params = fedac.fedac_i(float(eta), mu, K, M, L=L)
+            measured.append(_run(kappa, sigma, params, R)[0])
+            bound.append(
+                np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R) * psi0
+                + np.sqrt(eta) * sigma**2 / (2 * np.sqrt(mu) * M * np.sqrt(K))
+                + eta * sigma**2 / (2 * M)
+                + 390 * eta**1.5 * L * np.sqrt(K) * sigma**2 / np.sqrt(mu)
+                + 7 * eta**2 * L * K * sigma**2
+            )
+            _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/lem-3.11:const",
+    source="proof of Lemma 3.11, line 1405",
+    statement="7 e^4 + 1/2 < 390.",
+    expect="holds",
+)
+def lem_311_const(ctx: Context) -> Evidence:
+    return Evidence(measured=7 * np.exp(4) + 0.5, bound=390.0, relation="<", witness={"7 e^4 + 1/2": 7 * np.e**4 + 0.5})
+
+
+def _thm35_eta(mu, M, K, R, psi0, sigma, L=1.0):
+    inner = min(mu * M * K * R * psi0 / sigma**2, mu**2 * K * R**3 * psi0 / (L * sigma**2))
+    return min(1 / L, np.log(np.e + inner) ** 2 / (mu * K * R**2))
+
+
+@claim(
+    f"{PAPER}/thm-3.5",
+    source="Theorem 3.5, line 953",
+    statement="With eta = min{1/L, log^2(e + min{mu M K R Psi0/sigma^2, mu^2 K R^3 Psi0/(L sigma^2)})/(mu K R^2)}, "
+    "FedAc-I yields E Psi^(R,0) <= min{exp(-mu K R/L), exp(-mu^(1/2) K^(1/2) R/L^(1/2))} Psi0 + (2 sigma^2/(mu M K R)) "
+    "log^2(e + mu M K R Psi0/sigma^2) + (400 L sigma^2/(mu^2 K R^3)) log^4(e + mu^2 K R^3 Psi0/(L sigma^2)) (exact "
+    "on quadratics).",
+    expect="holds",
+)
+def thm_35(ctx: Context) -> Evidence:
+    measured, bound, grid, L = [], [], {}, 1.0
+    for kappa, sigma, M, K, R in _grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        mu = problem.mu
+        psi0 = _potential0(problem, x0, "psi")
+        eta = _thm35_eta(mu, M, K, R, psi0, sigma)
+        measured.append(_run(kappa, sigma, fedac.fedac_i(eta, mu, K, M, L=L), R)[0])
+        a = mu * M * K * R * psi0 / sigma**2
+        b = mu**2 * K * R**3 * psi0 / (L * sigma**2)
+        bound.append(
+            min(np.exp(-mu * K * R / L), np.exp(-np.sqrt(mu * K / L) * R)) * psi0
+            + 2 * sigma**2 / (mu * M * K * R) * np.log(np.e + a) ** 2
+            + 400 * L * sigma**2 / (mu**2 * K * R**3) * np.log(np.e + b) ** 4
+        )
+        _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/lem-3.23",
+    source="Lemma 3.23, line 1445 (quadratics: the gradient-discrepancy term is 0)",
+    statement="For every eta in (0, 1/L] and gamma = max{eta, sqrt(eta/(mu K))}, FedAc-II yields E Phi^(R,0) <= "
+    "exp(-gamma mu K R/3) Phi0 + 3 eta^2 L sigma^2/(2 gamma mu M) + gamma sigma^2/(2M) (exact on quadratics).",
+    expect="holds",
+)
+def lem_323(ctx: Context) -> Evidence:
+    measured, bound, grid, L = [], [], {}, 1.0
+    for kappa, sigma, M, K, R in _grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        mu = problem.mu
+        phi0 = _potential0(problem, x0, "phi")
+        for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
+            params = fedac.fedac_ii(float(eta), mu, K, M, L=L)
+            g = params.gamma
+            measured.append(_run(kappa, sigma, params, R)[1])
+            bound.append(
+                np.exp(-g * mu * K * R / 3) * phi0
+                + 3 * eta**2 * L * sigma**2 / (2 * g * mu * M)
+                + g * sigma**2 / (2 * M)
+            )
+            _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+def _fedac_ii_theorem(ctx: Context, which: str) -> Evidence:
+    measured, bound, grid, L = [], [], {}, 1.0
+    for kappa, sigma, M, K, R in _grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        mu = problem.mu
+        noise_sigma = sigma
+        if which == "B.1":  # Assumption 3.2(b): sigma^4 >= E||xi||^4 = (tr C)^2 + 2 tr(C^2) for Gaussian noise
+            c = NOISE * sigma**2
+            noise_sigma = max(sigma, (c.sum() ** 2 + 2 * np.sum(c**2)) ** 0.25)
+        phi0 = _potential0(problem, x0, "phi")
+        s2 = noise_sigma**2
+        a = mu * M * K * R * phi0 / s2
+        if which == "B.1":
+            inner = a + mu**2 * M * K * R**3 * phi0 / (L * s2)  # min{., Q-term}: the Q-term is +inf at Q = 0
+        elif which == "B.12":
+            inner = a + mu**3 * K * R**4 * phi0 / (L**2 * s2)  # "min{A + B}" as printed: one argument
+        else:  # B.12 read as min{A, B}
+            inner = min(a, mu**3 * K * R**4 * phi0 / (L**2 * s2))
+        eta = min(1 / L, 9 * np.log(np.e + inner) ** 2 / (mu * K * R**2))
+        params = fedac.fedac_ii(eta, mu, K, M, L=L)
+        mom = fedac_moments(_oracle(problem, sigma), params, x0, R)
+        measured.append(float(mom.phi()[-1]))
+        decay = min(np.exp(-mu * K * R / (3 * L)), np.exp(-np.sqrt(mu * K / L) * R / 3)) * phi0
+        second = 4 * s2 / (mu * M * K * R) * np.log(np.e + a)
+        if which == "B.1":
+            b = mu**2 * M * K * R**3 * phi0 / (L * s2)
+            third = 55 * L * s2 / (mu**2 * M * K * R**3) * np.log(np.e + b) ** 3
+        else:
+            b = mu**3 * K * R**4 * phi0 / (L**2 * s2)
+            third = 8101 * L**2 * s2 / (mu**3 * K * R**4) * np.log(np.e + b) ** 4
+        bound.append(decay + second + third)
+        _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/thm-b.12",
+    source="Theorem B.12, line 3787 (the step size's 'min{A + B}' read literally as A + B)",
+    statement="With eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^3 K R^4 Phi0/(L^2 sigma^2))/(mu K R^2)}, "
+    "FedAc-II yields E Phi^(R,0) <= min{exp(-mu K R/(3L)), exp(-mu^(1/2) K^(1/2) R/(3 L^(1/2)))} Phi0 + (4 sigma^2/"
+    "(mu M K R)) log(e + mu M K R Phi0/sigma^2) + (8101 L^2 sigma^2/(mu^3 K R^4)) log^4(e + mu^3 K R^4 Phi0/(L^2 "
+    "sigma^2)) (exact on quadratics).",
+    expect="holds",
+)
+def thm_b12(ctx: Context) -> Evidence:
+    return _fedac_ii_theorem(ctx, "B.12")
+
+
+@claim(
+    f"{PAPER}/thm-b.12:min-reading",
+    source="Theorem B.12, line 3787, with the step size's inner 'min{A + B}' read as min{A, B}",
+    statement="The same bound with eta's inner term read as min{mu M K R Phi0/sigma^2, mu^3 K R^4 Phi0/(L^2 sigma^2)}.",
+    expect="holds",
+)
+def thm_b12_min(ctx: Context) -> Evidence:
+    return _fedac_ii_theorem(ctx, "B.12 min")
+
+
+@claim(
+    f"{PAPER}/thm-b.1",
+    source="Theorem B.1, line 3297, at Q = 0 (quadratics; the Q-term and the min's Q-argument drop out)",
+    statement="With eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^2 M K R^3 Phi0/(L sigma^2))/(mu K R^2)}, "
+    "FedAc-II yields E Phi^(R,0) <= min{exp(-mu K R/(3L)), exp(-mu^(1/2) K^(1/2) R/(3 L^(1/2)))} Phi0 + (4 sigma^2/"
+    "(mu M K R)) log(e + mu M K R Phi0/sigma^2) + (55 L sigma^2/(mu^2 M K R^3)) log^3(e + mu^2 M K R^3 Phi0/(L "
+    "sigma^2)); sigma meets Assumption 3.2(b).",
+    expect="holds",
+)
+def thm_b1(ctx: Context) -> Evidence:
+    return _fedac_ii_theorem(ctx, "B.1")
+
+
+@claim(
+    f"{PAPER}/remark-3.6",
+    source="Remark 3.6, line 963, and Remark B.2 (Psi0, Phi0 <= L B^2)",
+    statement="Psi^(0,0) <= L B^2 and Phi^(0,0) <= L B^2 (random quadratics and starts).",
+    expect="holds",
+)
+def remark_36(ctx: Context) -> Evidence:
+    rng = np.random.default_rng(seed_for(f"{PAPER}/remark-3.6"))
+    measured, grid = [], {"potential": []}
+    for _ in range(200 if ctx.quick else 2000):
+        d = int(rng.integers(1, 6))
+        G = rng.normal(size=(d, d))
+        p = FederatedQuadratic(G @ G.T + 1e-3 * np.eye(d), rng.normal(size=d))
+        x0 = p.x_star + rng.normal(size=d) * 10 ** rng.uniform(-2, 2)
+        B2 = float(np.sum((x0 - p.x_star) ** 2))
+        for which in ("psi", "phi"):
+            measured.append(_potential0(p, x0, which) / (p.L * B2))
+            grid["potential"].append(which)
+    return Evidence(measured=measured, bound=1.0, relation="<=", rtol=1e-12, grid=grid)
