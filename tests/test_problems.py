@@ -155,3 +155,15 @@ def test_separable_cosine():
     assert np.allclose(p.grad(x), np.sin(x)) and p.value(np.zeros(3)) == 0.0
     with pytest.raises(InvalidParameterError, match="dim"):
         SeparableCosine(0)
+
+
+def test_a9a_like_is_seeded_binary_and_homogeneous():
+    from fedtheory.problems import a9a_like
+
+    p = a9a_like(np.random.default_rng(3), n=500, dim=20, l2=1e-2)
+    q = a9a_like(np.random.default_rng(3), n=500, dim=20, l2=1e-2)
+    assert p.n_clients is None
+    X = p.features[0]
+    assert set(np.unique(X)) <= {0.0, 1.0} and set(np.unique(p.labels)) <= {-1.0, 1.0}
+    assert 0.02 * 20 * 0.5 < X.sum(axis=1).mean() < 0.25 * 20 * 1.5
+    np.testing.assert_array_equal(X, q.features[0])

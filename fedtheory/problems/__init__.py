@@ -7,7 +7,7 @@ from .logcosh import LogCoshQuadratic
 from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
 from .quadratic import FederatedQuadratic
-from .synthetic import logistic_data, sparse_regression_data
+from .synthetic import a9a_like, logistic_data, sparse_regression_data
 
 __all__ = [
     "FederatedQuadratic",
@@ -19,6 +19,7 @@ __all__ = [
     "PiecewiseQuadratic",
     "Problem",
     "SeparableCosine",
+    "a9a_like",
     "logistic_data",
     "sparse_regression_data",
 ]

@@ -52,3 +52,19 @@ def sparse_regression_data(
     X = rng.standard_normal((M, n, d))
     y = X @ truth + noise * rng.standard_normal((M, n))
     return LeastSquares(X, y), truth
+
+
+def a9a_like(rng: np.random.Generator, *, n: int = 4000, dim: int = 123, l2: float = 1e-3) -> LogisticRegression:
+    """A seeded stand-in for LibSVM's a9a (thesis section 3.7): binary features, identical clients.
+
+    ``X in {0, 1}^(n x dim)`` with feature ``j`` Bernoulli(``p_j``), ``p_j ~ U(0.02, 0.25)`` (a9a has about 14
+    non-zeros per row over 123 features); ``w_true ~ N(0, I/4)``; ``y_i = +1`` with probability
+    ``sigmoid(x_i' w_true)``, else ``-1``. Every client samples the same ``n`` rows (homogeneous, as in chapter 3).
+    """
+    n, dim = positive_int("n", n), positive_int("dim", dim)
+    positive("l2", l2)
+    p = rng.uniform(0.02, 0.25, dim)
+    X = (rng.random((n, dim)) < p).astype(float)
+    w = rng.normal(0.0, 0.5, dim)
+    y = np.where(rng.random(n) < 1 / (1 + np.exp(-X @ w)), 1.0, -1.0)
+    return LogisticRegression(X, y, l2=l2)
