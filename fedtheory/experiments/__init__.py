@@ -1,0 +1,1 @@
+"""Scaled-down reproductions of the papers' experiments (step-size sweeps run as replicas)."""
