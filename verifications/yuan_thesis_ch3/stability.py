@@ -338,3 +338,77 @@ def prop_316_on_instance(ctx: Context) -> Evidence:
         grid=grid,
         witness={"measured": "max over t of the X-norm growth over (1 + 2 gamma^2 mu/eta)^t", "runs": growth},
     )
+
+
+def _admissible(quick: bool):
+    """(mu, eta, gamma) over the admissible region mu > 0, eta in (0, 1/L], gamma in [eta, sqrt(eta/mu)], L = 1."""
+    for mu_ in (1.0, 0.1, 1e-2, 1e-4) if quick else (1.0, 0.3, 0.1, 1e-2, 1e-3, 1e-4, 1e-6):
+        for eta_ in np.geomspace(1e-4, 1.0, 5 if quick else 13):
+            lo, hi = eta_, np.sqrt(eta_ / mu_)
+            for frac in np.linspace(0, 1, 5 if quick else 11):
+                yield mu_, float(eta_), float(lo + frac * (hi - lo))
+
+
+def _vector_norm_claim(ctx: Context, vector, bound) -> Evidence:
+    measured, bounds, grid = [], [], {"mu": [], "eta": [], "gamma": []}
+    for mu_, eta_, g_ in _admissible(ctx.quick):
+        Xn = np.array([[eta_ / g_, 0.0], [1.0, 1.0]])
+        measured.append(float(np.linalg.norm(Xn.T @ vector(mu_, g_, eta_))))
+        bounds.append(bound(mu_, g_, eta_))
+        for key, v in zip(grid, (mu_, eta_, g_)):
+            grid[key].append(v)
+    return Evidence(measured=measured, bound=bounds, relation="<=", rtol=1e-12, grid=grid)
+
+
+@claim(
+    f"{PAPER}/claim-3.21",
+    source="Claim 3.21, line 1326",
+    statement="||X(gamma, eta)' [1/(1 + gamma mu); gamma mu/(1 + gamma mu)]|| <= sqrt(5) eta/gamma over the admissible "
+    "region (mu > 0, eta in (0, 1/L], gamma in [eta, sqrt(eta/mu)]).",
+    expect="holds",
+)
+def claim_321(ctx: Context) -> Evidence:
+    return _vector_norm_claim(
+        ctx, lambda m, g, e: np.array([1, g * m]) / (1 + g * m), lambda m, g, e: np.sqrt(5) * e / g
+    )
+
+
+@claim(
+    f"{PAPER}/claim-3.22",
+    source="Claim 3.22, line 1328",
+    statement="||X(gamma, eta)' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| <= sqrt(2) over the admissible region.",
+    expect="holds",
+)
+def claim_322(ctx: Context) -> Evidence:
+    return _vector_norm_claim(ctx, lambda m, g, e: np.array([g * m, 1]) / (1 + g * m), lambda m, g, e: np.sqrt(2))
+
+
+@claim(
+    f"{PAPER}/claim-b.11",
+    source="Claim B.11, line 3747",
+    statement="||X(gamma, eta)' [1 - 1/beta; 1/beta]|| <= sqrt(17) eta/(3 gamma) for FedAc-II's beta over the "
+    "admissible region.",
+    expect="holds",
+)
+def claim_b11(ctx: Context) -> Evidence:
+    def vector(m, g, e):
+        gm = g * m
+        den = 9 - 6 * gm - gm**2
+        return np.array([9 - 9 * gm + 2 * gm**2, 3 * gm - 3 * gm**2]) / den
+
+    return _vector_norm_claim(ctx, vector, lambda m, g, e: np.sqrt(17) * e / (3 * g))
+
+
+@claim(
+    f"{PAPER}/lem-3.10:const",
+    source="proof of Lemma 3.10 (2 sqrt(10) < 7) and of Lemma 3.24 ((289/324) 49 < 44)",
+    statement="2 sqrt(10) < 7 and (289/324) * 49 < 44.",
+    expect="holds",
+)
+def lem_310_const(ctx: Context) -> Evidence:
+    return Evidence(
+        measured=[2 * np.sqrt(10) / 7, 289 / 324 * 49 / 44],
+        bound=1.0,
+        relation="<",
+        grid={"estimate": ["2 sqrt(10) / 7", "(289/324) 49 / 44"]},
+    )
