@@ -1,0 +1,243 @@
+"""The one-step building blocks of FedAc's analysis (Propositions 3.12 and 3.13, Claim 3.14), at arbitrary client
+states with exact conditional expectations, and the algebraic identities of Lemma 3.23's proof.
+
+For a quadratic with additive Gaussian noise of covariance C the expectations are exact (mean part plus noise
+variance, sigma^2 = tr C). For one-sample l2-logistic regression they are exact finite averages over the n samples
+(clients draw independently: E||avg||^2 = ||avg E||^2 + (1/M^2) sum_m Var_m); sigma^2 there is a certified uniform
+bound, mean_i ||a_i||^2 (the l2 term cancels and |sigmoid| <= 1). Hyperparameters are drawn as printed: alpha,
+beta >= 1, eta <= 1/L, gamma > 0 (the propositions restrict nothing else).
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Proposition 3.12 at line 1021, Proposition 3.13 at 1033,
+Claim 3.14 at 1127, Lemma 3.23's proof in appendix B.1.2 (line 3391).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import sympy as sp
+from scipy.special import expit
+
+from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
+from fedtheory.reference import logistic_optimum
+
+from .instability import _identity_evidence
+
+PAPER = "yuan-thesis"
+
+
+class _Quadratic:
+    name = "quadratic + Gaussian noise"
+
+    def __init__(self, rng):
+        d = 4
+        Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+        self.p = FederatedQuadratic(Q @ np.diag([1.0, 0.3, 0.05, 0.01]) @ Q.T, rng.normal(size=d))
+        self.C = np.diag([0.5, 0.3, 0.15, 0.05])
+        self.sigma2, self.L, self.mu, self.x_star = float(np.trace(self.C)), 1.0, 0.01, self.p.x_star
+
+    def gap(self, x):
+        e = x - self.x_star
+        return 0.5 * np.einsum("...i,ij,...j->...", e, self.p.A_mean, e)
+
+    def grad(self, x):
+        return x @ self.p.A_mean.T - self.p.b_mean
+
+    def step_moments(self, md, coef):
+        """sum over clients of the variance of coef * g_m, g_m = grad F(md_m) + xi_m."""
+        return md.shape[0] * coef**2 * float(np.trace(self.C))
+
+    def expected_gap_after(self, md, eta):
+        mean = md - eta * self.grad(md)
+        return self.gap(mean) + 0.5 * eta**2 * np.trace(self.p.A_mean @ self.C)
+
+
+class _Logistic:
+    name = "one-sample l2-logistic regression"
+
+    def __init__(self, rng):
+        data = logistic_data(rng, n_clients=1, n_per_client=30, dim=4, l2=0.05)
+        self.p = LogisticRegression(data.features[0], data.labels[0], l2=0.05)
+        self.ref = logistic_optimum(self.p)
+        X = self.p.features[0]
+        self.sigma2 = float(np.mean(np.sum(X**2, axis=1)))
+        self.L = float(np.linalg.eigvalsh(X.T @ X / X.shape[0]).max() / 4 + 0.05)
+        self.mu, self.x_star = 0.05, self.ref.x
+
+    def gap(self, x):
+        return self.p.value(x) - self.ref.value
+
+    def grad(self, x):
+        return self.p.grad(x)
+
+    def samples(self, md):
+        """Per-sample gradients at each client's md point: (M, n, d)."""
+        X, y = self.p.features[0], self.p.labels[0]
+        z = y[None, :] * (md @ X.T)
+        return (-y[None, :] * expit(-z))[..., None] * X[None] + self.p.l2 * md[:, None, :]
+
+    def step_moments(self, md, coef):
+        """sum over clients of the variance of coef * g_m, g_m the gradient of one uniformly sampled row."""
+        g = self.samples(md)
+        return coef**2 * float(np.sum(g.var(axis=1)))  # sum over clients of Var(coef g_m)
+
+    def expected_gap_after(self, md, eta):
+        g = self.samples(md)
+        return self.gap(md[:, None, :] - eta * g).mean(axis=1)
+
+
+@cache
+def _problems():
+    rng = np.random.default_rng(seed_for(f"{PAPER}/one-step"))
+    return _Quadratic(rng), _Logistic(rng)
+
+
+def _draws(ctx: Context, prob):
+    rng = np.random.default_rng(seed_for(f"{PAPER}/one-step-draws:{prob.name}"))
+    for _ in range(150 if ctx.quick else 1500):
+        M = int(rng.choice([1, 2, 4]))
+        d = prob.x_star.size
+        scale = 10 ** rng.uniform(-2, 1, size=(2, 1, 1))
+        x = prob.x_star + scale[0] * rng.normal(size=(M, d))
+        x_ag = prob.x_star + scale[1] * rng.normal(size=(M, d))
+        a = float(rng.uniform(1e-3, 1.0))  # 1/alpha
+        b = float(rng.uniform(0.0, 1.0))  # 1/beta
+        eta = float(rng.uniform(1e-3, 1.0)) / prob.L
+        gamma = eta * float(10 ** rng.uniform(-3, 3))
+        yield M, x, x_ag, a, b, eta, gamma
+
+
+def _check(ctx: Context, which: str) -> Evidence:
+    measured, bound, grid = [], [], {"problem": [], "M": []}
+    for prob in _problems():
+        for M, x, x_ag, a, b, eta, gamma in _draws(ctx, prob):
+            md = b * x + (1 - b) * x_ag
+            g = prob.grad(md)  # (M, d)
+            xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
+            if which == "3.12":
+                lhs_mean = ((1 - a) * x + a * md - gamma * g).mean(0) - prob.x_star
+                lhs = float(lhs_mean @ lhs_mean) + prob.step_moments(md, gamma) / M**2
+                c = a * (1 - b)
+                inner = np.sum(g * ((1 - c) * x + c * x_ag - prob.x_star), axis=1).mean()
+                spread = np.linalg.norm(mdbar - md, axis=1) * np.linalg.norm(
+                    (1 - c) * (xbar - x) + c * (agbar - x_ag), axis=1
+                )
+                rhs = (
+                    (1 - a) * float(np.sum((xbar - prob.x_star) ** 2))
+                    + a * float(np.sum((mdbar - prob.x_star) ** 2))
+                    + gamma**2 * float(np.sum(g.mean(0) ** 2))
+                    + gamma**2 * prob.sigma2 / M
+                    - 2 * gamma * inner
+                    + 2 * gamma * prob.L * spread.mean()
+                )
+                measured.append(lhs)
+                bound.append(rhs)
+                grid["problem"].append(prob.name)
+                grid["M"].append(M)
+                continue
+            after = prob.expected_gap_after(md, eta)  # (M,)
+            before = prob.gap(x_ag)
+            w = b / a  # alpha / beta
+            inner = np.sum(g * (w * x + (1 - w) * x_ag - prob.x_star), axis=1)
+            if which == "3.14":
+                for m in range(M):
+                    rhs = (
+                        (1 - a) * before[m]
+                        - 0.5 * eta * float(g[m] @ g[m])
+                        + 0.5 * eta**2 * prob.L * prob.sigma2
+                        - 0.5 * prob.mu * a * float(np.sum((md[m] - prob.x_star) ** 2))
+                        + a * inner[m]
+                    )
+                    measured.append(float(after[m]))
+                    bound.append(rhs)
+                    grid["problem"].append(prob.name)
+                    grid["M"].append(M)
+            else:
+                rhs = (
+                    (1 - a) * float(before.mean())
+                    - 0.5 * eta * float(np.sum(g.mean(0) ** 2))
+                    + 0.5 * eta**2 * prob.L * prob.sigma2
+                    + a * float(inner.mean())
+                    - 0.5 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2))
+                )
+                measured.append(float(after.mean()))
+                bound.append(rhs)
+                grid["problem"].append(prob.name)
+                grid["M"].append(M)
+    measured, bound = np.array(measured), np.array(bound)
+    scale = np.abs(measured) + np.abs(bound) + 1e-300
+    return Evidence(
+        measured=measured / scale,
+        bound=bound / scale,
+        relation="<=",
+        atol=1e-10,
+        grid=grid,
+        witness={
+            "measured": "LHS and RHS divided by |LHS| + |RHS| (rounding tolerance 1e-10 relative)",
+            "sigma^2": {p.name: p.sigma2 for p in _problems()},
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/prop-3.12",
+    source="Proposition 3.12, line 1021",
+    statement="For alpha, beta >= 1 and eta <= 1/L, at any client states: E||xbar+ - x*||^2 <= (1 - 1/alpha)||xbar - "
+    "x*||^2 + (1/alpha)||xbar_md - x*||^2 + gamma^2 ||avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M - 2 gamma avg <grad "
+    "F(x_md,m), (1 - c) x_m + c x_ag,m - x*> + 2 gamma L avg ||xbar_md - x_md,m|| ||(1 - c)(xbar - x_m) + c(xbar_ag - "
+    "x_ag,m)||, c = (1 - 1/beta)/alpha (exact conditional expectations, random states and hyperparameters).",
+    expect="holds",
+)
+def prop_312(ctx: Context) -> Evidence:
+    return _check(ctx, "3.12")
+
+
+@claim(
+    f"{PAPER}/prop-3.13",
+    source="Proposition 3.13, line 1033",
+    statement="E[avg_m F(x_ag,m+) - F*] <= (1 - 1/alpha)(avg_m F(x_ag,m) - F*) - (eta/2)||avg grad F(x_md,m)||^2 + "
+    "eta^2 L sigma^2/2 + (1/alpha) avg <grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) x_ag,m - x*> - "
+    "(mu/(2 alpha))||xbar_md - x*||^2.",
+    expect="holds",
+)
+def prop_313(ctx: Context) -> Evidence:
+    return _check(ctx, "3.13")
+
+
+@claim(
+    f"{PAPER}/claim-3.14",
+    source="Claim 3.14, line 1127",
+    statement="Per client: E[F(x_ag,m+) - F*] <= (1 - 1/alpha)(F(x_ag,m) - F*) - (eta/2)||grad F(x_md,m)||^2 + eta^2 L "
+    "sigma^2/2 - (mu/(2 alpha))||x_md,m - x*||^2 + (1/alpha)<grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) "
+    "x_ag,m - x*>.",
+    expect="holds",
+)
+def claim_314(ctx: Context) -> Evidence:
+    return _check(ctx, "3.14")
+
+
+@claim(
+    f"{PAPER}/lem-3.23:identities",
+    source="proof of Lemma 3.23, (B.11)-(B.14), appendix B.1.2",
+    statement="With alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1): 2 alpha/beta = 1 - (1 - 1/beta)/"
+    "alpha; 1 - 2 alpha/beta = (1 - 1/beta)/alpha; (1/2)/alpha - (1/3) gamma mu (1 + (1/2)/alpha) = 0; eta/2 + (1/6) "
+    "gamma^2 mu (1 + 2 alpha) = (eta + gamma)/2; 1/alpha = 2 gamma mu/(3 - gamma mu).",
+    expect="holds",
+)
+def lem_323_identities(ctx: Context) -> Evidence:
+    g, m, e = sp.symbols("gamma mu eta", positive=True)
+    alpha = 3 / (2 * g * m) - sp.Rational(1, 2)
+    beta = (2 * alpha**2 - 1) / (alpha - 1)
+    return _identity_evidence(
+        {
+            "2 alpha/beta - (1 - (1 - 1/beta)/alpha)": 2 * alpha / beta - (1 - (1 - 1 / beta) / alpha),
+            "1 - 2 alpha/beta - (1 - 1/beta)/alpha": 1 - 2 * alpha / beta - (1 - 1 / beta) / alpha,
+            "(1/2)/alpha - (1/3) gamma mu (1 + (1/2)/alpha)": 1 / (2 * alpha) - g * m * (1 + 1 / (2 * alpha)) / 3,
+            "eta/2 + gamma^2 mu (1 + 2 alpha)/6 - (eta + gamma)/2": e / 2
+            + g**2 * m * (1 + 2 * alpha) / 6
+            - (e + g) / 2,
+            "1/alpha - 2 gamma mu/(3 - gamma mu)": 1 / alpha - 2 * g * m / (3 - g * m),
+        }
+    )
