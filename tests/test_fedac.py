@@ -176,3 +176,20 @@ def test_exact_fedac_moments_without_noise_are_the_deterministic_run():
     run = fedac.run(ExactGradient(problem), np.ones(3), params, 4, np.random.default_rng(0))
     np.testing.assert_allclose(mom.mean[:, 1], run.x_ag[:, 0], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(mom.cov, 0.0, atol=0)
+
+
+def test_within_round_deviation_covariance_agrees_with_monte_carlo():
+    from fedtheory.exact import fedac_moments
+    from fedtheory.fit import mc_mean
+
+    problem = _quadratic()
+    oracle = AdditiveGaussian(problem, cov=np.diag([0.5, 0.3, 0.2]))
+    params = fedac.fedac_i(0.3, problem.mu, 5, 4, L=problem.L)
+    covs = fedac_moments.deviation_covariances(oracle, params)
+    S, d = 20_000, 3
+    start = np.broadcast_to(np.ones(d), (S, params.M, d))
+    x, x_ag = fedac.local_steps(start, start, oracle, params, np.random.default_rng(3))
+    dev = np.concatenate([x - x.mean(axis=1, keepdims=True), x_ag - x_ag.mean(axis=1, keepdims=True)], axis=-1)
+    est = mc_mean(np.sum(dev[:, 0] ** 2, axis=-1))  # client 0's squared deviation after K steps
+    assert est.lo <= np.trace(covs[-1]) <= est.hi
+    np.testing.assert_allclose(covs[0], 0.0)

@@ -99,3 +99,23 @@ def fedac_moments(oracle: Oracle, params: FedAcParams, x0, R: int, *, x_ag0=None
         covs.append(PK @ covs[-1] @ PK.T + W)
     mean = np.stack(means).reshape(R + 1, 2, d)
     return FedAcMoments(mean, np.stack(covs), problem)
+
+
+def deviation_covariances(oracle: Oracle, params: FedAcParams) -> np.ndarray:
+    """Covariance ``(K+1, 2d, 2d)`` of one client's state minus the clients' average, ``z_m - zbar``, after k local
+    steps of a round (k = 0..K), ordered ``(x, x_ag)``; its mean is 0 on a homogeneous quadratic.
+
+    Within a round every client applies the same affine map to the common start and adds its own noise
+    ``-n xi_m``, so ``z_m - zbar = -sum_j P^(k-1-j) n (xi_m^j - mean_m' xi_m'^j)`` with covariance
+    ``(1 - 1/M) sum_{j<k} P^j n C n' P^j'``. The difference of two clients has twice the per-client noise part,
+    ``2 sum_j P^j n C n' P^j'`` (multiply by ``2 / (1 - 1/M)``).
+    """
+    problem, C = _quadratic_and_cov(oracle)
+    P, _, n = step_map(problem, params)
+    noise = n @ C @ n.T
+    out, acc, Pj = [np.zeros_like(noise)], np.zeros_like(noise), np.eye(P.shape[0])
+    for _ in range(params.K):
+        acc = acc + Pj @ noise @ Pj.T
+        Pj = P @ Pj
+        out.append((1 - 1 / params.M) * acc)
+    return np.stack(out)

@@ -22,7 +22,7 @@ import numpy as np
 
 from fedtheory.algorithms import fedac
 from fedtheory.claims import Context, Evidence, claim, seed_for
-from fedtheory.exact.fedac_moments import fedac_moments
+from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
@@ -259,3 +259,73 @@ def remark_36(ctx: Context) -> Evidence:
             measured.append(_potential0(p, x0, which) / (p.L * B2))
             grid["potential"].append(which)
     return Evidence(measured=measured, bound=1.0, relation="<=", rtol=1e-12, grid=grid)
+
+
+def _within_round(ctx: Context):
+    """(kappa, sigma, M, K, eta, params, deviation covariances) over a grid, FedAc-I."""
+    for kappa in (10.0, 100.0) if ctx.quick else (10.0, 100.0, 1000.0):
+        problem, _ = instance(kappa)
+        for sigma in (0.1, 1.0):
+            for M in (2, 16):
+                for K in (1, 4, 32) if ctx.quick else (1, 2, 4, 16, 32, 128):
+                    for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
+                        params = fedac.fedac_i(float(eta), problem.mu, K, M, L=1.0)
+                        covs = deviation_covariances(_oracle(problem, sigma), params)
+                        yield kappa, sigma, M, K, float(eta), problem, params, covs
+
+
+@claim(
+    f"{PAPER}/prop-3.17:telescoped",
+    source="proof of Lemma 3.10 (Proposition 3.17 telescoped from D^(r,0) = 0), line 1215",
+    statement="For FedAc-I and two clients, E||X^-1 [D_ag; D]^(r,k)||^2 <= 2 gamma^2 sigma^2 k (1 + 2 gamma^2 mu/eta)^"
+    "(2k) for gamma > eta and <= 2 gamma^2 sigma^2 k for gamma = eta, every k <= K (exact on quadratics).",
+    expect="holds",
+)
+def prop_317_telescoped(ctx: Context) -> Evidence:
+    measured, bound, grid = [], [], {}
+    for kappa, sigma, M, K, eta, problem, params, covs in _within_round(ctx):
+        d, g, mu = problem.dim, params.gamma, problem.mu
+        Xinv = np.kron(np.array([[g / eta, 0.0], [-g / eta, 1.0]]), np.eye(d))  # acts on (D_ag, D)
+        swap = np.block([[np.zeros((d, d)), np.eye(d)], [np.eye(d), np.zeros((d, d))]])  # (x, x_ag) -> (x_ag, x)
+        pair = covs * (2 / (1 - 1 / M))
+        k = np.arange(K + 1)
+        lhs = np.array([np.trace(Xinv @ swap @ c @ swap.T @ Xinv.T) for c in pair])
+        factor = 1.0 if np.isclose(g, eta, rtol=1e-15) else (1 + 2 * g**2 * mu / eta) ** (2 * k)
+        rhs = 2 * g**2 * sigma**2 * k * factor
+        measured.append(lhs[1:])
+        bound.append(rhs[1:])
+        for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("eta_L", eta)):
+            grid.setdefault(key, []).extend([v] * K)
+        grid.setdefault("k", []).extend(k[1:].tolist())
+    return Evidence(measured=np.concatenate(measured), bound=np.concatenate(bound), relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/lem-3.10",
+    source="Lemma 3.10, (3.11), line 995",
+    statement="The discrepancy overhead max_k E[(1/M) sum_m ||xbar_md - x_md,m|| ||(xbar - x_m)/(1 + gamma mu) + "
+    "gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)||] is <= 7 eta gamma K sigma^2 (1 + 2 gamma^2 mu/eta)^(2K) (gamma > "
+    "eta) or 7 eta^2 K sigma^2 (gamma = eta); checked through the Cauchy-Schwarz upper bound sqrt(E||a||^2 E||b||^2) "
+    "of the left side, exact on quadratics (a holding upper bound decides).",
+    expect="holds",
+)
+def lem_310(ctx: Context) -> Evidence:
+    measured, bound, grid = [], [], {}
+    for kappa, sigma, M, K, eta, problem, params, covs in _within_round(ctx):
+        d, g, mu, b = problem.dim, params.gamma, problem.mu, params.beta_inv
+        eye = np.eye(d)
+        md = np.hstack([b * eye, (1 - b) * eye])  # x_md from (x, x_ag)
+        combo = np.hstack([eye, g * mu * eye]) / (1 + g * mu)
+        worst = max(
+            np.sqrt(np.trace(md @ c @ md.T) * np.trace(combo @ c @ combo.T)) for c in covs[:-1]
+        )  # k < K: the states the lemma's max ranges over
+        rhs = (
+            7 * eta**2 * K * sigma**2
+            if np.isclose(g, eta, rtol=1e-15)
+            else 7 * eta * g * K * sigma**2 * (1 + 2 * g**2 * mu / eta) ** (2 * K)
+        )
+        measured.append(float(worst))
+        bound.append(rhs)
+        for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("eta_L", eta)):
+            grid.setdefault(key, []).append(v)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
