@@ -193,3 +193,29 @@ def test_within_round_deviation_covariance_agrees_with_monte_carlo():
     est = mc_mean(np.sum(dev[:, 0] ** 2, axis=-1))  # client 0's squared deviation after K steps
     assert est.lo <= np.trace(covs[-1]) <= est.hi
     np.testing.assert_allclose(covs[0], 0.0)
+
+
+def test_fedavg_weighted_average_objective_agrees_with_monte_carlo():
+    # The exact (xbar, sum rho xbar) recursion behind thm-b.18 / lem-b.19 against a seeded FedAvg run.
+    from fedtheory.fit import mc_mean
+    from verifications.yuan_thesis_ch3 import convergence as conv
+
+    problem, x0 = conv.instance(10.0)
+    sigma, eta, K, R, M = 1.0, 0.2, 4, 3, 2
+    exact = conv._fedavg_weighted(problem, sigma, eta, K, R, M, x0)
+    oracle = AdditiveGaussian(problem, cov=np.diag(conv.NOISE * sigma**2))
+    rng = np.random.default_rng(9)
+    S, n = 40_000, K * R
+    rho = (1 - eta * problem.mu / 2) ** (n - np.arange(n) - 1)
+    rho /= rho.sum()
+    clients = np.broadcast_to(x0, (S, M, 3))
+    total = np.zeros((S, 3))
+    for t in range(n):
+        total += rho[t] * clients.mean(axis=1)
+        clients = fedavg.local_sgd(clients, oracle, eta, 1, rng)
+        if (t + 1) % K == 0:
+            clients = np.broadcast_to(clients.mean(axis=1)[:, None, :], clients.shape)
+    e_s, e_x = total - problem.x_star, clients[:, 0] - problem.x_star
+    values = 0.5 * np.einsum("si,ij,sj->s", e_s, problem.A_mean, e_s) + problem.mu / 2 * np.sum(e_x**2, axis=1)
+    est = mc_mean(values)
+    assert est.lo <= exact <= est.hi

@@ -329,3 +329,84 @@ def lem_310(ctx: Context) -> Evidence:
         for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("eta_L", eta)):
             grid.setdefault(key, []).append(v)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+def _fedavg_weighted(problem, sigma: float, eta: float, K: int, R: int, M: int, x0) -> float:
+    """Exact E F(sum rho xbar^(r,k)) - F* + (mu/2) E||xbar^(R,0) - x*||^2 for FedAvg on a homogeneous quadratic.
+
+    With a common Hessian the shadow iterate is itself a chain, xbar+ = T xbar + eta b - eta mean_m xi_m
+    (T = I - eta A), for every K, so the weighted sum S = sum_t rho_t xbar_t joins it in an affine-Gaussian state
+    (xbar, S) whose mean and covariance are propagated exactly (rho_t of Theorem B.18).
+    """
+    A, b, d = problem.A_mean, problem.b_mean, problem.dim
+    C = np.diag(NOISE * sigma**2)
+    Tm = np.eye(d) - eta * A
+    W = eta**2 * C / M
+    n = K * R
+    rho = (1 - eta * problem.mu / 2) ** (n - np.arange(n) - 1)
+    rho = rho / rho.sum()
+    mx, mS = np.asarray(x0, dtype=float), np.zeros(d)
+    Pxx, PSx, PSS = np.zeros((d, d)), np.zeros((d, d)), np.zeros((d, d))
+    for t in range(n):
+        r = rho[t]
+        mS = mS + r * mx
+        PSS = PSS + r * (PSx + PSx.T) + r**2 * Pxx
+        PSx = (PSx + r * Pxx) @ Tm.T
+        mx = Tm @ mx + eta * b
+        Pxx = Tm @ Pxx @ Tm.T + W
+    eS, ex = mS - problem.x_star, mx - problem.x_star
+    gap = 0.5 * eS @ A @ eS + 0.5 * np.trace(A @ PSS)
+    return float(gap + problem.mu / 2 * (ex @ ex + np.trace(Pxx)))
+
+
+def _b18_grid(quick: bool):
+    for kappa in (10.0, 100.0) if quick else (10.0, 100.0, 1000.0):
+        for sigma in (0.1, 1.0):
+            for M in (1, 16) if quick else (1, 4, 16, 256):
+                for K in (1, 8) if quick else (1, 2, 8, 32):
+                    for R in (1, 8, 64) if quick else (1, 4, 16, 64, 256):
+                        yield kappa, sigma, M, K, R
+
+
+@claim(
+    f"{PAPER}/lem-b.19",
+    source="Lemma B.19, line 3923, at Q = 0 (quadratics)",
+    statement="For eta in (0, 1/(4L)], FedAvg yields E F(sum rho xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= (1/eta) "
+    "exp(-eta mu K R/2) B^2 + eta sigma^2/M (exact on quadratics).",
+    expect="holds",
+)
+def lem_b19(ctx: Context) -> Evidence:
+    measured, bound, grid = [], [], {}
+    for kappa, sigma, M, K, R in _b18_grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        for eta in np.geomspace(1e-3, 0.25, 4 if ctx.quick else 9):
+            s2 = float(np.sum(NOISE)) * sigma**2
+            measured.append(_fedavg_weighted(problem, sigma, float(eta), K, R, M, x0))
+            bound.append(np.exp(-eta * problem.mu * K * R / 2) / eta + eta * s2 / M)
+            for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("R", R), ("eta_L", float(eta))):
+                grid.setdefault(key, []).append(v)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+
+
+@claim(
+    f"{PAPER}/thm-b.18",
+    source="Theorem B.18, line 3911, at Q = 0 (quadratics; the Q-terms drop out)",
+    statement="With eta = min{1/(4L), (2/(mu K R)) log(e + mu^2 M K^2 R^2 B^2/sigma^2)}, FedAvg yields E F(sum rho "
+    "xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= exp(-mu K R/(8L)) 4 L B^2 + (3 sigma^2/(mu M K R)) log(e + mu^2 M "
+    "K^2 R^2 B^2/sigma^2) (exact on quadratics; sigma meets Assumption 3.2(b)).",
+    expect="holds",
+)
+def thm_b18(ctx: Context) -> Evidence:
+    measured, bound, grid, L = [], [], {}, 1.0
+    for kappa, sigma, M, K, R in _b18_grid(ctx.quick):
+        problem, x0 = instance(kappa)
+        mu = problem.mu
+        c = NOISE * sigma**2
+        s2 = max(c.sum(), (c.sum() ** 2 + 2 * np.sum(c**2)) ** 0.5)  # sigma^2 with sigma^4 >= E||xi||^4
+        inner = mu**2 * M * K**2 * R**2 / s2  # B = 1
+        eta = min(1 / (4 * L), 2 / (mu * K * R) * np.log(np.e + inner))
+        measured.append(_fedavg_weighted(problem, sigma, eta, K, R, M, x0))
+        bound.append(np.exp(-mu * K * R / (8 * L)) * 4 * L + 3 * s2 / (mu * M * K * R) * np.log(np.e + inner))
+        for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("R", R), ("eta_L", eta)):
+            grid.setdefault(key, []).append(v)
+    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
