@@ -412,3 +412,33 @@ def lem_310_const(ctx: Context) -> Evidence:
         relation="<",
         grid={"estimate": ["2 sqrt(10) / 7", "(289/324) 49 / 44"]},
     )
+
+
+@claim(
+    f"{PAPER}/prop-3.15:as-printed",
+    source="Proposition 3.15, line 1177 (state vector [D_ag; D_eps] on both sides)",
+    statement="Read literally: [D_ag; D_eps]^(r,k+1) = A [D_ag; D_eps]^(r,k) - [eta I; gamma I] D_eps^(r,k), with "
+    "D_eps the difference of the two clients' gradient noises (two clients on a quadratic, random states and noise).",
+    expect="fails",
+)
+def prop_315_as_printed(ctx: Context) -> Evidence:
+    rng = np.random.default_rng(315)
+    residuals = []
+    mu_, eta_, L_ = 0.1, 0.5, 1.0
+    g_ = max(np.sqrt(eta_ / (mu_ * 4)), eta_)
+    A_num = sp.lambdify((mu, gamma, eta, h), A_321, "numpy")
+    for _ in range(20 if ctx.quick else 200):
+        hh = float(rng.uniform(mu_, L_))  # 1-D quadratic with curvature h: the Hessian is exact
+        d_ag, d_x, e0, e1 = rng.normal(size=4)
+        # FedAc-I one step on the difference (Claim 3.19, specialised): the true next state uses D = x_m1 - x_m2.
+        true_next = np.array(A_num(mu_, g_, eta_, hh), dtype=float) @ [d_ag, d_x] - np.array([eta_, g_]) * e0
+        printed_rhs = np.array(A_num(mu_, g_, eta_, hh), dtype=float) @ [d_ag, e0] - np.array([eta_, g_]) * e0
+        printed_lhs = np.array([true_next[0], e1])  # D_eps^(r,k+1) is the next step's noise difference
+        residuals.append(float(np.max(np.abs(printed_lhs - printed_rhs))))
+    return Evidence(
+        measured=residuals,
+        bound=0.0,
+        relation="==",
+        atol=1e-12,
+        witness={"why": "the second state must be D = x_m1 - x_m2 (Claim 3.19, proof of Proposition 3.17)"},
+    )
