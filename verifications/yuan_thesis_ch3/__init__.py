@@ -3,12 +3,23 @@
 Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 3 at lines 791-1643, appendix B at 3273-4431.
 """
 
-from . import appendix_b_details, convergence, experiments, instability, one_step, potential, stability, table_3_1
+from . import (
+    appendix_b_details,
+    convergence,
+    experiments,
+    general_convex,
+    instability,
+    one_step,
+    potential,
+    stability,
+    table_3_1,
+)
 
 __all__ = [
     "appendix_b_details",
     "convergence",
     "experiments",
+    "general_convex",
     "instability",
     "one_step",
     "potential",
