@@ -23,6 +23,8 @@ from fedtheory.exact.fedac_moments import fedac_moments
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
+from .convergence import _record
+
 PAPER = "yuan-thesis"
 NOISE = np.array([0.5, 0.3, 0.2])
 L = 1.0
@@ -55,11 +57,6 @@ def _grid(quick: bool, T_min: int):
                 for R in (8, 64, 256) if quick else (4, 8, 32, 64, 256, 1024):
                     if K * R >= T_min:
                         yield sigma, M, K, R
-
-
-def _record(grid, **values):
-    for key, v in values.items():
-        grid.setdefault(key, []).append(v)
 
 
 @claim(
