@@ -167,3 +167,17 @@ def test_a9a_like_is_seeded_binary_and_homogeneous():
     assert set(np.unique(X)) <= {0.0, 1.0} and set(np.unique(p.labels)) <= {-1.0, 1.0}
     assert 0.02 * 20 * 0.5 < X.sum(axis=1).mean() < 0.25 * 20 * 1.5
     np.testing.assert_array_equal(X, q.features[0])
+
+
+def test_quadratic_gap_is_value_minus_optimum_without_cancellation():
+    from fedtheory.problems import FederatedQuadratic
+
+    rng = np.random.default_rng(4)
+    G = rng.normal(size=(3, 3))
+    p = FederatedQuadratic(G @ G.T + 0.1 * np.eye(3), 1e4 * rng.normal(size=3))  # F* is large: value - F* cancels
+    x = p.x_star + rng.normal(size=(5, 3))
+    np.testing.assert_allclose(p.gap(x), p.value(x) - p.f_star, rtol=1e-6)
+    e = x - p.x_star
+    np.testing.assert_allclose(p.gap(x), 0.5 * np.einsum("si,ij,sj->s", e, p.A_mean, e), rtol=1e-14)
+    cov = np.stack([np.eye(3) * s for s in range(5)])
+    np.testing.assert_allclose(p.expected_gap(x, cov), p.gap(x) + 0.5 * np.trace(p.A_mean) * np.arange(5), rtol=1e-14)

@@ -86,6 +86,17 @@ def prescribed_gamma(eta: float, mu: float, K: int) -> float:
     return max(np.sqrt(eta / (mu * positive_int("K", K))), eta)
 
 
+def inverse_coefficients(gamma_mu, variant: str = "FedAc-I"):
+    """``(1/alpha, 1/beta)`` as functions of ``gamma mu``: (3.2) for FedAc-I and vanilla FedAc (``gamma mu``,
+    ``gamma mu/(1 + gamma mu)``), (3.3) for FedAc-II (``2 gamma mu/(3 - gamma mu)``, ``3 gamma mu (1 - gamma mu)/
+    (9 - 6 gamma mu - gamma^2 mu^2)``, clipped at 0 for ``gamma mu = 1``). Works on floats, arrays and Fractions
+    (FedAc-I)."""
+    gm = gamma_mu
+    if variant == "FedAc-II":
+        return 2 * gm / (3 - gm), np.maximum(3 * gm * (1 - gm) / (9 - 6 * gm - gm**2), 0.0)
+    return gm, gm / (1 + gm)
+
+
 def fedac_i(eta: float, mu: float, K: int, M: int, *, L: float | None = None) -> FedAcParams:
     """FedAc-I, eq. (3.2): ``alpha = 1/(gamma mu)``, ``beta = alpha + 1``, prescribed ``gamma``.
 
@@ -93,8 +104,7 @@ def fedac_i(eta: float, mu: float, K: int, M: int, *, L: float | None = None) ->
     """
     eta, mu = _check_mu_eta(eta, mu, L)
     gamma = prescribed_gamma(eta, mu, K)
-    gm = gamma * mu
-    return FedAcParams(eta, gamma, gm, gm / (1 + gm), K, M, "FedAc-I")
+    return FedAcParams(eta, gamma, *inverse_coefficients(gamma * mu), K, M, "FedAc-I")
 
 
 def fedac_ii(eta: float, mu: float, K: int, M: int, *, L: float | None = None) -> FedAcParams:
@@ -106,17 +116,16 @@ def fedac_ii(eta: float, mu: float, K: int, M: int, *, L: float | None = None) -
     """
     eta, mu = _check_mu_eta(eta, mu, L)
     gamma = prescribed_gamma(eta, mu, K)
-    gm = gamma * mu
-    beta_inv = 3 * gm * (1 - gm) / (9 - 6 * gm - gm**2)
-    return FedAcParams(eta, gamma, 2 * gm / (3 - gm), max(beta_inv, 0.0), K, M, "FedAc-II")
+    alpha_inv, beta_inv = inverse_coefficients(gamma * mu, "FedAc-II")
+    return FedAcParams(eta, gamma, alpha_inv, float(beta_inv), K, M, "FedAc-II")
 
 
 def vanilla(eta: float, mu: float, K: int, M: int, *, L: float | None = None) -> FedAcParams:
     """Vanilla FedAc (section 3.7.3, no trade-off): ``gamma = sqrt(eta/mu)``, ``alpha = 1/(gamma mu)``,
     ``beta = alpha + 1``."""
     eta, mu = _check_mu_eta(eta, mu, L)
-    gm = np.sqrt(eta / mu) * mu
-    return FedAcParams(eta, float(np.sqrt(eta / mu)), gm, gm / (1 + gm), K, M, "vanilla")
+    gamma = float(np.sqrt(eta / mu))
+    return FedAcParams(eta, gamma, *inverse_coefficients(gamma * mu), K, M, "vanilla")
 
 
 def agd_params(L: float, mu: float, *, K: int = 1, M: int = 1) -> FedAcParams:

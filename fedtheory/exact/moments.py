@@ -107,8 +107,7 @@ def fedavg_moments(oracle: Oracle, params: FedAvgParams, x0, R: int, *, x0_cov=N
 
 def expected_suboptimality(problem: FederatedQuadratic, moments: Moments) -> np.ndarray:
     """``E F(x) - F* = F(mu) - F* + tr(A_mean P) / 2`` for every recorded round."""
-    trace = np.einsum("ij,rji->r", problem.A_mean, moments.cov)
-    return problem.value(moments.mean) - problem.f_star + 0.5 * trace
+    return problem.expected_gap(moments.mean, moments.cov)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import positive, positive_int
+from ..algorithms.fedac import inverse_coefficients
 from ..errors import InvalidParameterError
 from ..oracles import Minibatch
 
@@ -56,10 +57,7 @@ def _fedac_coefficients(algorithm: str, etas: np.ndarray, mu: float, K: int) -> 
         gamma = np.sqrt(etas / mu)
     else:
         gamma = np.maximum(np.sqrt(etas / (mu * K)), etas)
-    gm = gamma * mu
-    if algorithm == "fedac-ii":
-        return 2 * gm / (3 - gm), np.maximum(3 * gm * (1 - gm) / (9 - 6 * gm - gm**2), 0.0), gamma
-    return gm, gm / (1 + gm), gamma
+    return (*inverse_coefficients(gamma * mu, "FedAc-II" if algorithm == "fedac-ii" else "FedAc-I"), gamma)
 
 
 def run_sweep(

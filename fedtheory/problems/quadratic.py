@@ -104,6 +104,16 @@ class FederatedQuadratic(Problem):
         quad = 0.5 * np.einsum("...i,ij,...j->...", x, self.A_mean, x)
         return quad - x @ self.b_mean + self.c.mean()
 
+    def gap(self, x) -> np.ndarray:
+        """``F(x) - F* = (x - x*)' A (x - x*) / 2``, computed without cancelling against ``F*``."""
+        e = self.check_point(x) - self.x_star
+        return 0.5 * np.einsum("...i,ij,...j->...", e, self.A_mean, e)
+
+    def expected_gap(self, mean, cov) -> np.ndarray:
+        """``E F(x) - F* = gap(mean) + tr(A cov)/2`` for ``x`` with mean ``(..., d)`` and covariance ``(..., d, d)``
+        (any law: F is quadratic)."""
+        return self.gap(mean) + 0.5 * np.einsum("ij,...ji->...", self.A_mean, np.asarray(cov, dtype=float))
+
     def grad(self, x) -> np.ndarray:
         x = self.check_point(x)
         return x @ self.A_mean.T - self.b_mean

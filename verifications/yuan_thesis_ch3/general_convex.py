@@ -23,10 +23,9 @@ from fedtheory.exact.fedac_moments import fedac_moments
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
-from .convergence import _record
+from .convergence import NOISE, _record, sigma_assumption_32
 
 PAPER = "yuan-thesis"
-NOISE = np.array([0.5, 0.3, 0.2])
 L = 1.0
 
 
@@ -45,9 +44,7 @@ def _gap_after(lam: float, params: fedac.FedAcParams, sigma: float, R: int) -> f
     problem, x0 = _instance()
     augmented = FederatedQuadratic(problem.A_mean + lam * np.eye(3), problem.b_mean + lam * x0)
     mom = fedac_moments(AdditiveGaussian(augmented, cov=np.diag(NOISE * sigma**2)), params, x0, R)
-    e = mom.mean[-1, 1] - problem.x_star
-    block = mom.cov[-1, 3:, 3:]
-    return float(0.5 * e @ problem.A_mean @ e + 0.5 * np.trace(problem.A_mean @ block))
+    return float(problem.expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:]))
 
 
 def _grid(quick: bool, T_min: int):
@@ -143,8 +140,7 @@ def thm_b22(ctx: Context) -> Evidence:
     measured, bound, grid = [], [], {}
     B = 1.0
     for sigma, M, K, R in _grid(ctx.quick, 1000):
-        c = NOISE * sigma**2
-        s = max(np.sqrt(c.sum()), (c.sum() ** 2 + 2 * np.sum(c**2)) ** 0.25)  # Assumption 3.2(b)
+        s = sigma_assumption_32(sigma)
         lam = max(
             s / (np.sqrt(M * K * R) * B),
             np.sqrt(L * s) / (K**0.25 * R * np.sqrt(B)),

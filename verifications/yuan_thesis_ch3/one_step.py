@@ -39,8 +39,7 @@ class _Quadratic:
         self.sigma2, self.L, self.mu, self.x_star = float(np.trace(self.C)), 1.0, 0.01, self.p.x_star
 
     def gap(self, x):
-        e = x - self.x_star
-        return 0.5 * np.einsum("...i,ij,...j->...", e, self.p.A_mean, e)
+        return self.p.gap(x)
 
     def grad(self, x):
         return x @ self.p.A_mean.T - self.p.b_mean

@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from fedtheory import instability as ins
+from fedtheory.algorithms.fedac import inverse_coefficients
 from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
@@ -51,11 +52,7 @@ def _objectives(quick: bool) -> list[_Objective]:
         eig = np.geomspace(1.0, float(10 ** -rng.uniform(1, 4)), d)
         q = FederatedQuadratic(Q @ np.diag(eig) @ Q.T, rng.normal(size=d))
 
-        def gap(x, q=q):
-            e = x - q.x_star
-            return 0.5 * float(e @ q.A_mean @ e)
-
-        out.append(_Objective(f"quadratic {i}", gap, q.grad, q.x_star, float(eig[-1]), float(eig[0])))
+        out.append(_Objective(f"quadratic {i}", q.gap, q.grad, q.x_star, float(eig[-1]), float(eig[0])))
     inst = ins.build(10, ins.paper_pattern(5))
     obj = inst.objective
     # F' is piecewise linear with F'(x*) = 0; F(x) - F* is the integral of F' from x* (exact quadrature per piece).
@@ -101,10 +98,7 @@ def _contraction(ctx: Context, variant: str, factor_kind: str) -> Evidence:
             for frac in (0.0, 0.5, 1.0):
                 gamma = eta + frac * (np.sqrt(eta / obj.mu) - eta)
                 gm = gamma * obj.mu
-                if variant == "I":
-                    a, b = gm, gm / (1 + gm)
-                else:
-                    a, b = 2 * gm / (3 - gm), max(3 * gm * (1 - gm) / (9 - 6 * gm - gm**2), 0.0)
+                a, b = inverse_coefficients(gm, "FedAc-I" if variant == "I" else "FedAc-II")
                 factor = {"I": 1 - gm, "II": 1 - gm / (3 - gm), "II-printed": 1 - gm / 3}[factor_kind]
                 weight = obj.mu / (2 if variant == "I" else 6)
                 x = obj.x_star + 1.0

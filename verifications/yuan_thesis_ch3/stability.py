@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
+from fedtheory.algorithms import fedac
 from fedtheory.claims import Context, Evidence, claim
 
 from .instability import _identity_evidence
@@ -312,8 +313,8 @@ def prop_316_on_instance(ctx: Context) -> Evidence:
         for K in (1, 4, 16, 64):
             root = int(np.sqrt(K))
             gamma_ = max(Fraction(1, s * root), eta_)  # sqrt(eta/(mu K)) with mu = 1, L = s^2
-            gm = gamma_  # gamma mu
-            params = {"alpha_inv": gm, "beta_inv": gm / (1 + gm), "eta": eta_, "gamma": gamma_}
+            a_inv, b_inv = fedac.inverse_coefficients(gamma_)  # gamma mu with mu = 1
+            params = {"alpha_inv": a_inv, "beta_inv": b_inv, "eta": eta_, "gamma": gamma_}
             w = ins.generalized_agd(inst.objective, w0, w0, 60, **params)
             u = ins.generalized_agd(inst.objective, w0 - inst.eps, w0 - inst.eps, 60, **params)
             factor = 1 + 2 * gamma_**2 / eta_
