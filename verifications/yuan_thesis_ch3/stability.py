@@ -402,17 +402,12 @@ def claim_b11(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-3.10:const",
-    source="proof of Lemma 3.10 (2 sqrt(10) < 7) and of Lemma 3.24 ((289/324) 49 < 44)",
-    statement="2 sqrt(10) < 7 and (289/324) * 49 < 44.",
+    source="proof of Lemma 3.10 (2 sqrt(10) < 7); Lemma 3.24's (289/324) 49 < 44 is lem-3.24:const",
+    statement="2 sqrt(10) < 7.",
     expect="holds",
 )
 def lem_310_const(ctx: Context) -> Evidence:
-    return Evidence(
-        measured=[2 * np.sqrt(10) / 7, 289 / 324 * 49 / 44],
-        bound=1.0,
-        relation="<",
-        grid={"estimate": ["2 sqrt(10) / 7", "(289/324) 49 / 44"]},
-    )
+    return Evidence(measured=2 * np.sqrt(10), bound=7.0, relation="<")
 
 
 @claim(
