@@ -4,6 +4,7 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 3 at lines 791-16
 """
 
 from . import (
+    any_eta,
     appendix_b_details,
     convergence,
     experiments,
@@ -17,6 +18,7 @@ from . import (
 )
 
 __all__ = [
+    "any_eta",
     "appendix_b_details",
     "convergence",
     "experiments",
