@@ -259,3 +259,63 @@ class Simplex(_Indicator):
         scale = np.maximum(1.0, np.abs(tau))
         ok = np.where(support, np.abs(g - tau) <= tol * scale, g <= tau + tol * scale)
         return self.contains(p, tol=tol) & np.all(ok, axis=-1)
+
+
+class Masked(Regularizer):
+    """``psi(x) = inner(x[penalized])``: a regularizer acting on some coordinates only, the others unpenalised.
+
+    This is how a composite problem leaves a block of variables free, e.g. the intercept ``x^0`` of the federated
+    LASSO (thesis eq. (4.38)) and of the nuclear-norm regression (4.39), which the thesis keeps out of ``psi``
+    (the authors' code applies the prox to the dense kernel only). The penalised coordinates, in their order,
+    are reshaped to ``shape`` before ``inner`` sees them (C order), so a flat vector ``(vec(X), x^0)`` can carry
+    a :class:`NuclearNorm` on the matrix ``X``.
+
+    Parameters
+    ----------
+    inner : Regularizer
+        The regularizer of the penalised block.
+    penalized : array of bool (d,)
+        True where ``inner`` acts; False marks a free coordinate (prox = identity, subdifferential ``{0}``).
+    shape : tuple of int, optional
+        Shape of the penalised block as ``inner`` sees it; default ``(number of penalised coordinates,)``.
+    """
+
+    def __init__(self, inner: Regularizer, penalized, shape: tuple[int, ...] | None = None):
+        if not isinstance(inner, Regularizer):
+            raise InvalidParameterError("inner", "a regularizer from fedtheory.regularizers", type(inner).__name__)
+        penalized = np.asarray(penalized)
+        if penalized.dtype != bool or penalized.ndim != 1 or not penalized.any():
+            raise InvalidParameterError("penalized", "a 1-D boolean mask with at least one True", penalized)
+        k = int(penalized.sum())
+        shape = (k,) if shape is None else tuple(int(n) for n in shape)
+        if int(np.prod(shape)) != k:
+            raise InvalidParameterError("shape", f"a shape with {k} entries (the penalised coordinates)", shape)
+        self.inner, self.penalized, self.shape = inner, penalized.copy(), shape
+        self.dim = penalized.size
+
+    def _split(self, x, name: str) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        if x.ndim == 0 or x.shape[-1] != self.dim:
+            raise InvalidParameterError(name, f"an array whose last axis has length d = {self.dim}", f"shape {x.shape}")
+        return x
+
+    def block(self, x) -> np.ndarray:
+        """The penalised coordinates of ``x`` (..., d) as ``inner`` sees them: shape ``(..., *shape)``."""
+        x = self._split(x, "x")
+        return x[..., self.penalized].reshape(*x.shape[:-1], *self.shape)
+
+    def value(self, x) -> np.ndarray:
+        return self.inner.value(self.block(x))
+
+    def prox(self, v, t) -> np.ndarray:
+        """``inner``'s prox on the penalised block, the identity on the free coordinates."""
+        v = self._split(v, "v")
+        out = v.copy()
+        out[..., self.penalized] = self.inner.prox(self.block(v), t).reshape(*v.shape[:-1], -1)
+        return out
+
+    def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
+        """``g`` is a subgradient of ``inner`` on the penalised block and 0 (within ``tol``) on the free ones."""
+        p, g = self._split(p, "p"), self._split(g, "g")
+        free = np.all(np.abs(g[..., ~self.penalized]) <= tol, axis=-1)
+        return free & self.inner.in_subdifferential(self.block(p), self.block(g), tol=tol)

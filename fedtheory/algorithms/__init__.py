@@ -1,5 +1,5 @@
 """Federated algorithms as pure functions over ``(replicas, clients, d)`` arrays."""
 
-from . import fedac, fedavg
+from . import composite, fedac, fedavg
 
-__all__ = ["fedac", "fedavg"]
+__all__ = ["composite", "fedac", "fedavg"]
