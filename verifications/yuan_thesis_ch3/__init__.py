@@ -14,6 +14,7 @@ from . import (
     one_step,
     one_step_fedac_ii,
     potential,
+    rates,
     stability,
     table_3_1,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "one_step",
     "one_step_fedac_ii",
     "potential",
+    "rates",
     "stability",
     "table_3_1",
 ]
