@@ -35,6 +35,7 @@ from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments, 
 from fedtheory.exact.moments import gaussian_norm_moments
 from fedtheory.fit import mc_mean
 
+from . import printed
 from .convergence import NOISE, _grid, _oracle, _potential0, _record, instance, sigma_assumption_32
 
 PAPER = "yuan-thesis"
@@ -350,13 +351,14 @@ def _fedac_ii_any_eta(ctx: Context, which: str) -> Evidence:
         for eta in _etas(ctx.quick):
             params = fedac.fedac_ii(float(eta), mu, K, M, L=L)
             measured.append(float(fedac_moments(_oracle(problem, sigma), params, x0, R).phi()[-1]))
-            decay = np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * phi0
-            first = np.sqrt(eta) * s2 / (np.sqrt(mu) * M * np.sqrt(K))
-            if which == "B.3":
-                rest = 2 * eta**1.5 * L * np.sqrt(K) * s2 / (np.sqrt(mu) * M)  # + e^9 eta^4 Q^2 K^2 sigma^4/mu, Q = 0
+            if which == "B.3":  # (B.1) at Q = 0: the e^9 eta^4 Q^2 K^2 sigma^4/mu term drops out
+                bound.append(
+                    np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * phi0
+                    + np.sqrt(eta) * s2 / (np.sqrt(mu) * M * np.sqrt(K))
+                    + 2 * eta**1.5 * L * np.sqrt(K) * s2 / (np.sqrt(mu) * M)
+                )
             else:
-                rest = 100 * eta**2 * L**2 * K * s2 / mu
-            bound.append(decay + first + rest)
+                bound.append(printed.bound_lem_b15(float(eta), mu, M, K, R, phi0, s2, L))
             _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 

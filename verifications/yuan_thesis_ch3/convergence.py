@@ -26,6 +26,8 @@ from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
+from . import printed
+
 PAPER = "yuan-thesis"
 NOISE = np.array([0.5, 0.3, 0.2])
 
@@ -117,11 +119,6 @@ def lem_311_const(ctx: Context) -> Evidence:
     return Evidence(measured=7 * np.exp(4) + 0.5, bound=390.0, relation="<", witness={"7 e^4 + 1/2": 7 * np.e**4 + 0.5})
 
 
-def _thm35_eta(mu, M, K, R, psi0, sigma, L=1.0):
-    inner = min(mu * M * K * R * psi0 / sigma**2, mu**2 * K * R**3 * psi0 / (L * sigma**2))
-    return min(1 / L, np.log(np.e + inner) ** 2 / (mu * K * R**2))
-
-
 @claim(
     f"{PAPER}/thm-3.5",
     source="Theorem 3.5, line 953",
@@ -137,15 +134,9 @@ def thm_35(ctx: Context) -> Evidence:
         problem, x0 = instance(kappa)
         mu = problem.mu
         psi0 = _potential0(problem, x0, "psi")
-        eta = _thm35_eta(mu, M, K, R, psi0, sigma)
+        eta = printed.eta_thm35(mu, M, K, R, psi0, sigma**2, L)
         measured.append(_run(kappa, sigma, fedac.fedac_i(eta, mu, K, M, L=L), R)[0])
-        a = mu * M * K * R * psi0 / sigma**2
-        b = mu**2 * K * R**3 * psi0 / (L * sigma**2)
-        bound.append(
-            min(np.exp(-mu * K * R / L), np.exp(-np.sqrt(mu * K / L) * R)) * psi0
-            + 2 * sigma**2 / (mu * M * K * R) * np.log(np.e + a) ** 2
-            + 400 * L * sigma**2 / (mu**2 * K * R**3) * np.log(np.e + b) ** 4
-        )
+        bound.append(printed.bound_thm35(mu, M, K, R, psi0, sigma**2, L))
         _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
@@ -184,26 +175,14 @@ def _fedac_ii_theorem(ctx: Context, which: str) -> Evidence:
         noise_sigma = sigma_assumption_32(sigma) if which == "B.1" else sigma  # tr C = sigma^2 (NOISE sums to 1)
         phi0 = _potential0(problem, x0, "phi")
         s2 = noise_sigma**2
-        a = mu * M * K * R * phi0 / s2
         if which == "B.1":
-            inner = a + mu**2 * M * K * R**3 * phi0 / (L * s2)  # min{., Q-term}: the Q-term is +inf at Q = 0
-        elif which == "B.12":
-            inner = a + mu**3 * K * R**4 * phi0 / (L**2 * s2)  # "min{A + B}" as printed: one argument
-        else:  # B.12 read as min{A, B}
-            inner = min(a, mu**3 * K * R**4 * phi0 / (L**2 * s2))
-        eta = min(1 / L, 9 * np.log(np.e + inner) ** 2 / (mu * K * R**2))
+            eta = printed.eta_thm_b1(mu, M, K, R, phi0, s2, L)
+        else:
+            eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading="sum" if which == "B.12" else "min")
         params = fedac.fedac_ii(eta, mu, K, M, L=L)
         mom = fedac_moments(_oracle(problem, sigma), params, x0, R)
         measured.append(float(mom.phi()[-1]))
-        decay = min(np.exp(-mu * K * R / (3 * L)), np.exp(-np.sqrt(mu * K / L) * R / 3)) * phi0
-        second = 4 * s2 / (mu * M * K * R) * np.log(np.e + a)
-        if which == "B.1":
-            b = mu**2 * M * K * R**3 * phi0 / (L * s2)
-            third = 55 * L * s2 / (mu**2 * M * K * R**3) * np.log(np.e + b) ** 3
-        else:
-            b = mu**3 * K * R**4 * phi0 / (L**2 * s2)
-            third = 8101 * L**2 * s2 / (mu**3 * K * R**4) * np.log(np.e + b) ** 4
-        bound.append(decay + second + third)
+        bound.append((printed.bound_thm_b1 if which == "B.1" else printed.bound_thm_b12)(mu, M, K, R, phi0, s2, L))
         _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
@@ -406,7 +385,7 @@ def thm_b18(ctx: Context) -> Evidence:
         mu = problem.mu
         s2 = sigma_assumption_32(sigma) ** 2
         inner = mu**2 * M * K**2 * R**2 / s2  # B = 1
-        eta = min(1 / (4 * L), 2 / (mu * K * R) * np.log(np.e + inner))
+        eta = printed.eta_thm_b18(mu, M, K, R, s2, L)
         measured.append(_fedavg_weighted(problem, sigma, eta, K, R, M, x0))
         bound.append(np.exp(-mu * K * R / (8 * L)) * 4 * L + 3 * s2 / (mu * M * K * R) * np.log(np.e + inner))
         for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("R", R), ("eta_L", eta)):

@@ -40,7 +40,8 @@ from fedtheory.oracles import AdditiveGaussian, Minibatch, Oracle
 from fedtheory.problems import LogCoshQuadratic, LogisticRegression, Problem, logistic_data
 from fedtheory.reference import logistic_optimum
 
-from .convergence import _record, _thm35_eta
+from . import printed
+from .convergence import _record
 
 PAPER = "yuan-thesis"
 D, N, SEPARATION = 4, 64, 2.0
@@ -171,14 +172,9 @@ def thm_35_logistic(ctx: Context) -> Evidence:
         inst = _instance(lam)
         L, mu, s2, x0 = inst.L, inst.mu, inst.sigma2, inst.starts[start]
         psi0 = float(inst.potential(x0, x0, "psi"))
-        eta = _thm35_eta(mu, M, K, R, psi0, np.sqrt(s2), L=L)
+        eta = printed.eta_thm35(mu, M, K, R, psi0, s2, L)
         samples.append(_final_potential(inst, x0, fedac.fedac_i(eta, mu, K, M, L=L), R, S, ctx.rng(i), "psi"))
-        a, b = mu * M * K * R * psi0 / s2, mu**2 * K * R**3 * psi0 / (L * s2)
-        bound.append(
-            min(np.exp(-mu * K * R / L), np.exp(-np.sqrt(mu * K / L) * R)) * psi0
-            + 2 * s2 / (mu * M * K * R) * np.log(np.e + a) ** 2
-            + 400 * L * s2 / (mu**2 * K * R**3) * np.log(np.e + b) ** 4
-        )
+        bound.append(printed.bound_thm35(mu, M, K, R, psi0, s2, L))
         _record(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta * L, Psi0=psi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(
@@ -189,14 +185,6 @@ def thm_35_logistic(ctx: Context) -> Evidence:
         grid=grid,
         witness={"measured": "E Psi^(R,0)", "replicas": S, "instances": _instances()},
     )
-
-
-def _thm_b12_eta(mu, M, K, R, phi0, sigma2, L, reading: str) -> float:
-    """Theorem B.12's step size ``min{1/L, 9 log^2(e + X)/(mu K R^2)}``; the printed ``X = min{A + B}`` is read
-    literally as ``A + B`` (``reading = "sum"``, as claim yuan-thesis/thm-b.12) or as ``min{A, B}`` (``"min"``)."""
-    a, b = mu * M * K * R * phi0 / sigma2, mu**3 * K * R**4 * phi0 / (L**2 * sigma2)
-    inner = a + b if reading == "sum" else min(a, b)
-    return min(1 / L, 9 * np.log(np.e + inner) ** 2 / (mu * K * R**2))
 
 
 @claim(
@@ -220,14 +208,9 @@ def thm_b12_logistic(ctx: Context) -> Evidence:
         inst = _instance(lam)
         L, mu, s2, x0 = inst.L, inst.mu, inst.sigma2, inst.starts[start]
         phi0 = float(inst.potential(x0, x0, "phi"))
-        eta = _thm_b12_eta(mu, M, K, R, phi0, s2, L, reading)
+        eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading)
         samples.append(_final_potential(inst, x0, fedac.fedac_ii(eta, mu, K, M, L=L), R, S, ctx.rng(i), "phi"))
-        a, b = mu * M * K * R * phi0 / s2, mu**3 * K * R**4 * phi0 / (L**2 * s2)
-        bound.append(
-            min(np.exp(-mu * K * R / (3 * L)), np.exp(-np.sqrt(mu * K / L) * R / 3)) * phi0
-            + 4 * s2 / (mu * M * K * R) * np.log(np.e + a)
-            + 8101 * L**2 * s2 / (mu**3 * K * R**4) * np.log(np.e + b) ** 4
-        )
+        bound.append(printed.bound_thm_b12(mu, M, K, R, phi0, s2, L))
         _record(grid, lam=lam, start=start, M=M, K=K, R=R, reading=reading, eta_L=eta * L, Phi0=phi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(
@@ -261,11 +244,7 @@ def lem_b15_logistic(ctx: Context) -> Evidence:
         eta = eta_L / L
         phi0 = float(inst.potential(x0, x0, "phi"))
         samples.append(_final_potential(inst, x0, fedac.fedac_ii(eta, mu, K, M, L=L), R, S, ctx.rng(i), "phi"))
-        bound.append(
-            np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * phi0
-            + np.sqrt(eta / mu) * s2 / (M * np.sqrt(K))
-            + 100 * eta**2 * L**2 * K * s2 / mu
-        )
+        bound.append(printed.bound_lem_b15(eta, mu, M, K, R, phi0, s2, L))
         _record(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta_L, Phi0=phi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(

@@ -49,6 +49,7 @@ from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
 from ..yuan_thesis_ch2.rates import B, K, L, M, Q, R, mu, sigma
+from . import printed
 from .convergence import NOISE, _fedavg_weighted, instance, sigma_assumption_32
 
 PAPER = "yuan-thesis"
@@ -455,42 +456,33 @@ class RateCase:
         return sp.lambdify((mu, sigma, M, K, R, P0, B), self.statistical / STAT, "numpy")
 
 
-def _step_35(mu_, M_, K_, R_, pot0, s2, L_=1.0):
-    """Theorem 3.5: eta = min{1/L, log^2(e + min{mu M K R Psi0/sigma^2, mu^2 K R^3 Psi0/(L sigma^2)})/(mu K R^2)}."""
-    inner = min(mu_ * M_ * K_ * R_ * pot0 / s2, mu_**2 * K_ * R_**3 * pot0 / (L_ * s2))
-    return min(1 / L_, np.log(np.e + inner) ** 2 / (mu_ * K_ * R_**2)), 1 / L_
+def _with_cap(eta_fn):
+    """A step-size rule of :mod:`.printed` returning ``(eta, first branch 1/L)``."""
 
+    def step(mu_, M_, K_, R_, pot0, s2, L_=1.0):
+        return eta_fn(mu_, M_, K_, R_, pot0, s2, L_), 1 / L_
 
-def _step_b12(mu_, M_, K_, R_, pot0, s2, L_=1.0):
-    """Theorem B.12: eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^3 K R^4 Phi0/(L^2 sigma^2))/(mu K R^2)}."""
-    inner = mu_ * M_ * K_ * R_ * pot0 / s2 + mu_**3 * K_ * R_**4 * pot0 / (L_**2 * s2)  # "min{A + B}" literally
-    return min(1 / L_, 9 * np.log(np.e + inner) ** 2 / (mu_ * K_ * R_**2)), 1 / L_
-
-
-def _step_b1(mu_, M_, K_, R_, pot0, s2, L_=1.0):
-    """Theorem B.1 at Q = 0: eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^2 M K R^3 Phi0/(L sigma^2))/(mu K
-    R^2)}."""
-    inner = mu_ * M_ * K_ * R_ * pot0 / s2 + mu_**2 * M_ * K_ * R_**3 * pot0 / (L_ * s2)  # Q = 0: min's 2nd is +inf
-    return min(1 / L_, 9 * np.log(np.e + inner) ** 2 / (mu_ * K_ * R_**2)), 1 / L_
+    return step
 
 
 def _step_b18(cap_factor):
-    """Theorem B.18 at Q = 0 and B = 1 with first branch 1/(cap_factor L): eta = min{1/(cap_factor L), (2/(mu K R))
-    log(e + mu^2 M K^2 R^2 B^2/sigma^2)} (Proposition 3.2 prints the branch 1/L, Theorem 3.4 1/(4L))."""
+    """Theorem B.18 at Q = 0 and B = 1 with first branch 1/(cap_factor L) (Proposition 3.2 prints the branch 1/L,
+    Theorem 3.4 1/(4L))."""
 
-    def step(mu_, M_, K_, R_, pot0, s2, L_=1.0):  # Q = 0: the min's second argument is +inf
-        eta0 = 2 / (mu_ * K_ * R_) * np.log(np.e + mu_**2 * M_ * K_**2 * R_**2 / s2)
-        return min(1 / (cap_factor * L_), eta0), 1 / (cap_factor * L_)
+    def step(mu_, M_, K_, R_, pot0, s2, L_=1.0):
+        return printed.eta_thm_b18(mu_, M_, K_, R_, s2, L_, cap=cap_factor), 1 / (cap_factor * L_)
 
     return step
 
 
 _A1_P = mu * M * K * R * P0 / sigma**2
 CASES = {
-    "thm-3.1:a": RateCase("FedAc-I", _step_35, EQ_34, 2 * STAT * _log(_A1_P) ** 2, "psi", False),
-    "thm-3.1:b": RateCase("FedAc-II", _step_b12, EQ_35, 4 * STAT * _log(_A1_P), "phi", False),
+    "thm-3.1:a": RateCase("FedAc-I", _with_cap(printed.eta_thm35), EQ_34, 2 * STAT * _log(_A1_P) ** 2, "psi", False),
+    "thm-3.1:b": RateCase("FedAc-II", _with_cap(printed.eta_thm_b12), EQ_35, 4 * STAT * _log(_A1_P), "phi", False),
     "prop-3.2": RateCase("FedAvg", _step_b18(1), EQ_36, _B18_STAT, "B^2", False),
-    "thm-3.3": RateCase("FedAc-II", _step_b1, EQ_37, 4 * STAT * _log(_A1_P), "phi", True, requirement=True),
+    "thm-3.3": RateCase(
+        "FedAc-II", _with_cap(printed.eta_thm_b1), EQ_37, 4 * STAT * _log(_A1_P), "phi", True, requirement=True
+    ),
     "thm-3.4": RateCase("FedAvg", _step_b18(4), EQ_38, _B18_STAT, "B^2", True),
 }
 

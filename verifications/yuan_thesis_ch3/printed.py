@@ -1,0 +1,81 @@
+"""Printed step sizes and bounds of chapter 3's complete theorems, one definition each, shared by the exact
+(quadratic), Monte Carlo (logistic) and rate checks.
+
+Arguments: ``mu, M, K, R``, the initial potential ``pot0`` (Psi0 or Phi0), ``s2 = sigma^2`` and ``L``. Where the
+printed text is ambiguous the reading is a parameter and documented here.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.5 at line 953, Theorem B.1 at 3297, Lemma B.15 at
+3809, Theorem B.12 at 3787, Theorem B.18 at 3911.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def eta_thm35(mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Theorem 3.5: ``min{1/L, log^2(e + min{mu M K R Psi0/sigma^2, mu^2 K R^3 Psi0/(L sigma^2)})/(mu K R^2)}``."""
+    inner = min(mu * M * K * R * pot0 / s2, mu**2 * K * R**3 * pot0 / (L * s2))
+    return min(1 / L, np.log(np.e + inner) ** 2 / (mu * K * R**2))
+
+
+def bound_thm35(mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Theorem 3.5's bound on E Psi^(R,0)."""
+    a, b = mu * M * K * R * pot0 / s2, mu**2 * K * R**3 * pot0 / (L * s2)
+    return (
+        min(np.exp(-mu * K * R / L), np.exp(-np.sqrt(mu * K / L) * R)) * pot0
+        + 2 * s2 / (mu * M * K * R) * np.log(np.e + a) ** 2
+        + 400 * L * s2 / (mu**2 * K * R**3) * np.log(np.e + b) ** 4
+    )
+
+
+def eta_thm_b12(mu, M, K, R, pot0, s2, L=1.0, reading: str = "sum") -> float:
+    """Theorem B.12: ``min{1/L, 9 log^2(e + X)/(mu K R^2)}`` with the printed ``X = min{A + B}``, ``A = mu M K R
+    Phi0/sigma^2``, ``B = mu^3 K R^4 Phi0/(L^2 sigma^2)``, read literally as ``A + B`` (``reading = "sum"``) or as
+    ``min{A, B}`` (``"min"``)."""
+    a, b = mu * M * K * R * pot0 / s2, mu**3 * K * R**4 * pot0 / (L**2 * s2)
+    inner = a + b if reading == "sum" else min(a, b)
+    return min(1 / L, 9 * np.log(np.e + inner) ** 2 / (mu * K * R**2))
+
+
+def bound_thm_b12(mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Theorem B.12's bound on E Phi^(R,0)."""
+    a, b = mu * M * K * R * pot0 / s2, mu**3 * K * R**4 * pot0 / (L**2 * s2)
+    return (
+        min(np.exp(-mu * K * R / (3 * L)), np.exp(-np.sqrt(mu * K / L) * R / 3)) * pot0
+        + 4 * s2 / (mu * M * K * R) * np.log(np.e + a)
+        + 8101 * L**2 * s2 / (mu**3 * K * R**4) * np.log(np.e + b) ** 4
+    )
+
+
+def eta_thm_b1(mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Theorem B.1 at Q = 0: ``min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^2 M K R^3 Phi0/(L sigma^2))/(mu K
+    R^2)}`` (the inner min's Q-argument is +inf)."""
+    inner = mu * M * K * R * pot0 / s2 + mu**2 * M * K * R**3 * pot0 / (L * s2)
+    return min(1 / L, 9 * np.log(np.e + inner) ** 2 / (mu * K * R**2))
+
+
+def bound_thm_b1(mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Theorem B.1's bound on E Phi^(R,0) at Q = 0 (the e^18 Q^2 term drops out)."""
+    a, b = mu * M * K * R * pot0 / s2, mu**2 * M * K * R**3 * pot0 / (L * s2)
+    return (
+        min(np.exp(-mu * K * R / (3 * L)), np.exp(-np.sqrt(mu * K / L) * R / 3)) * pot0
+        + 4 * s2 / (mu * M * K * R) * np.log(np.e + a)
+        + 55 * L * s2 / (mu**2 * M * K * R**3) * np.log(np.e + b) ** 3
+    )
+
+
+def eta_thm_b18(mu, M, K, R, s2, L=1.0, *, cap: float = 4.0, B: float = 1.0) -> float:
+    """Theorem B.18 at Q = 0: ``min{1/(cap L), (2/(mu K R)) log(e + mu^2 M K^2 R^2 B^2/sigma^2)}``; the theorem
+    prints ``cap = 4``, Proposition 3.2 (adapted from it) the branch ``1/L``."""
+    return min(1 / (cap * L), 2 / (mu * K * R) * np.log(np.e + mu**2 * M * K**2 * R**2 * B**2 / s2))
+
+
+def bound_lem_b15(eta, mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Lemma B.15, (B.32): ``exp(-(1/3) max{eta mu, sqrt(eta mu/K)} K R) Phi0 + eta^(1/2) sigma^2/(mu^(1/2) M
+    K^(1/2)) + 100 eta^2 L^2 K sigma^2/mu``."""
+    return (
+        np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * pot0
+        + np.sqrt(eta / mu) * s2 / (M * np.sqrt(K))
+        + 100 * eta**2 * L**2 * K * s2 / mu
+    )
