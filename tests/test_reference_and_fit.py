@@ -55,3 +55,14 @@ def test_mc_mean_interval_and_family_size():
         mc_mean([1.0, 2.0], confidence=1.5)
     with pytest.raises(InvalidParameterError, match="invalid y"):
         loglog_slope([1, 2, 3], [1, -1, 2])
+
+
+def test_logistic_optimum_without_clarabel_gives_the_same_certified_point():
+    from fedtheory.problems import LogisticRegression, logistic_data
+    from fedtheory.reference import logistic_optimum
+
+    data = logistic_data(np.random.default_rng(3), n_clients=1, n_per_client=80, dim=5, l2=1e-2)
+    problem = LogisticRegression(data.features[0], data.labels[0], l2=1e-2)
+    conic, newton = logistic_optimum(problem), logistic_optimum(problem, clarabel=False)
+    assert newton.certificate["gradient_norm"] <= 1e-11 and "not used" in newton.certificate["clarabel"]
+    assert np.allclose(newton.x, conic.x, atol=1e-9) and abs(newton.value - conic.value) <= 1e-12

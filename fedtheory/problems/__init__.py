@@ -23,7 +23,7 @@ from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
 from .primal_averaging import AveragingExample, curved_constraint, disjoint_sparse_clients, sparse_averaging
 from .quadratic import FederatedQuadratic
-from .synthetic import a9a_like, logistic_data, sparse_regression_data
+from .synthetic import a9a_like, epsilon_like, logistic_data, sparse_regression_data
 
 __all__ = [
     "LASSO_SETS",
@@ -47,6 +47,7 @@ __all__ = [
     "curved_constraint",
     "density",
     "disjoint_sparse_clients",
+    "epsilon_like",
     "federated_lasso",
     "federated_low_rank",
     "logistic_data",

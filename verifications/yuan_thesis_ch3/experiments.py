@@ -48,13 +48,16 @@ def _problem():
     return problem, logistic_optimum(problem)
 
 
-@cache
 def sweep(algorithm: str, M: int, K: int, seeds: int) -> Sweep:
-    """One tuning grid; at K = 1 the FedAc family coincides (and so do FedAvg and MB-SGD), so those are shared."""
-    if K == 1 and algorithm in ("vanilla", "mb-ac-sgd"):
-        algorithm = "fedac-i"
-    if K == 1 and algorithm == "mb-sgd":
-        algorithm = "fedavg"
+    """One tuning grid; at K = 1 the FedAc family coincides (and so do FedAvg and MB-SGD), so those are shared
+    (the swap happens before the cache, so a shared grid runs once)."""
+    if K == 1:
+        algorithm = {"vanilla": "fedac-i", "mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
+    return _sweep(algorithm, M, K, seeds)
+
+
+@cache
+def _sweep(algorithm: str, M: int, K: int, seeds: int) -> Sweep:
     problem, ref = _problem()
     rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-experiments:{algorithm}:{M}:{K}"))
     return run_sweep(problem, ref.value, algorithm, M=M, K=K, T=T, etas=ETAS, seeds=seeds, rng=rng, eval_every=64)

@@ -1,0 +1,421 @@
+"""Section 3.7's other two settings, scaled down: a9a at lambda = 1e-2 (Figures 3.3, 3.4) and epsilon at
+lambda = 1e-4 (Figures 3.6, 3.7 and the rounds-to-target example at line 1622).
+
+The protocol is the one of :mod:`.experiments` (its ``LABELS``, ``ETAS`` and evidence helper are imported): every
+algorithm is tuned over a step-size grid, its score is the best suboptimality ``F - F*`` over the step sizes and over
+evaluations every 512 parallel steps (line 1583), FedAc-I and MB-AC-SGD use ``mu = lambda``, FedAc is evaluated at the
+server's ``x_ag``, MB-AC-SGD is generalized AC-SA with batch ``M K`` (spec section 2.6), all start at 0. Seeds are
+paired and every claim's interval is the range over seeds, so a verdict is decided only when every seed agrees.
+
+Unlike :mod:`.experiments` (T = 512), both settings keep the thesis's budget T = KR = 4,096 gradient queries per
+client, so every K below has the thesis's round count R = T/K (the printed thresholds K <= 64 and K >= 128 are
+thresholds in R as much as in K); the scale-down is in M instead (M = 8 here, the thesis's grid is M = 4 ... 8,192,
+and the Figure 3.2 caption speaks of "all tested M", so the printed statements apply), in the data set size, in the
+number of seeds (two) and in the K grids (below). With M T = 32,768 queries in all (the thesis's rounds example uses
+M = 2,048: 8.4 million) every method ends close to its statistical floor sigma^2/(mu M T), where acceleration does
+not help; the claims test the small-M end of the thesis's figures.
+
+Settings.
+
+* a9a-like, lambda = 1e-2: :func:`fedtheory.problems.a9a_like` with the data of :mod:`.experiments` (same seed,
+  n = 4,000, d = 123, binary features), only lambda changed, as in the thesis; F* from
+  :func:`fedtheory.reference.logistic_optimum`. K in {1, 8, 64, 128}, step sizes ``ETAS`` = {0.001, 0.003, ...,
+  10} (the thesis's range [0.001, 10]).
+* epsilon-like, lambda = 1e-4 (epsilon itself, d = 2,000 and n = 400,000 dense unit-norm rows, cannot be fetched
+  here): :func:`fedtheory.problems.synthetic.epsilon_like` with n = 10,000, d = 64: Gaussian features with covariance
+  diag(j^-1) normalised to unit-norm rows, labels from a logistic model with Bayes accuracy 0.90; F* by damped Newton
+  from 0 with a gradient-norm certificate (:func:`_newton_optimum`). K in {1, 4, 16, 64, 256} (it holds the K of every
+  printed round count: 64 = T/64, 256 = T/16, 4,096 = T/1), step sizes ``5 ETAS`` = {0.005, 0.015, ..., 50} (the
+  thesis's range [0.005, 50]).
+
+Numeric reading of the qualitative words, fixed before any run:
+
+* "similar": tuned best suboptimalities within a factor 2 (``|log2 ratio| < 1``);
+* "outperform", "beat", "worse", "deteriorate" without qualifier: a strictly lower (higher) tuned suboptimality;
+* "by a margin", "drastically", "significantly": by more than a factor 2 (``log2 ratio > 1``).
+
+The full profile only adds the client counts of the figures (M in {4, 8, 16, 32}); the claims use M = 8 in both
+profiles, so their verdicts do not depend on the profile.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, section 3.7 at lines 1570-1628: setup 1574-1587, a9a at
+lambda = 1e-2 at line 1598 (Figures 3.3 and 3.4 captions at 1606 and 1617), epsilon at 1612-1622 (Figures 3.6 and
+3.7 captions at 1625 and 1628), the Figure 3.1 and 3.2 captions they refer to at 1594 and 1603.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from fedtheory import plotting
+from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.experiments.fedac_sweep import Sweep, run_sweep
+from fedtheory.problems import LogisticRegression, a9a_like, epsilon_like
+from fedtheory.reference import logistic_optimum
+
+from .experiments import ETAS, LABELS, _ratio_evidence
+
+PAPER = "yuan-thesis"
+T = 4096
+EVAL_EVERY = 512
+M_MAIN = 8
+MS_FIGURE = (4, 8, 16, 32)
+SEEDS = 2
+BASELINES = ("fedavg", "mb-sgd", "mb-ac-sgd")
+A9A_AT = f"On the a9a-like stand-in at lambda = 1e-2 (n = 4000, d = 123, M = {M_MAIN}, T = {T}, {SEEDS} paired seeds)"
+EPSILON_AT = (
+    f"On the epsilon-like stand-in (n = 10,000, d = 64, lambda = 1e-4, M = {M_MAIN}, T = {T}, {SEEDS} paired seeds)"
+)
+FOUR = ("fedac-i", *BASELINES)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One data set of section 3.7 at one lambda: how to build it, its step-size and K grids."""
+
+    title: str
+    build: Callable[[], LogisticRegression]
+    etas: tuple[float, ...]
+    Ks: tuple[int, ...]
+
+
+def _a9a() -> LogisticRegression:
+    return a9a_like(np.random.default_rng(seed_for(f"{PAPER}/a9a-like")), n=4000, l2=1e-2)
+
+
+def _epsilon() -> LogisticRegression:
+    return epsilon_like(np.random.default_rng(seed_for(f"{PAPER}/epsilon-like")), n=10000, dim=64, l2=1e-4)
+
+
+A9A, EPSILON = "a9a-like-1e-2", "epsilon-like"
+SETTINGS = {
+    A9A: Setting("a9a-like, λ = 1e-2", _a9a, tuple(ETAS), (1, 8, 64, 128)),
+    EPSILON: Setting("epsilon-like, λ = 1e-4", _epsilon, tuple(5 * ETAS), (1, 4, 16, 64, 256)),
+}
+
+
+@cache
+def instance(name: str) -> tuple[LogisticRegression, float, dict]:
+    """The problem of setting ``name``, its certified ``F*`` and the certificate."""
+    problem = SETTINGS[name].build()
+    # Clarabel's conic solve takes 15 s on the epsilon-like set (minutes at d = 200, n = 20,000); Newton from 0 carries
+    # the same gradient-norm certificate (both give the same F* to 6e-17 there).
+    ref = logistic_optimum(problem, clarabel=name == A9A)
+    return problem, ref.value, ref.certificate
+
+
+def sweep(name: str, algorithm: str, M: int, K: int) -> Sweep:
+    """One tuning grid of setting ``name``; at K = 1 MB-AC-SGD is FedAc-I and MB-SGD is FedAvg, so those grids are
+    shared (the rule of :func:`.experiments.sweep`, applied before the cache)."""
+    if K == 1:
+        algorithm = {"mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
+    return _sweep(name, algorithm, M, K)
+
+
+@cache
+def _sweep(name: str, algorithm: str, M: int, K: int) -> Sweep:
+    problem, f_star, _ = instance(name)
+    rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-experiments:{name}:{algorithm}:{M}:{K}"))
+    etas = SETTINGS[name].etas
+    return run_sweep(problem, f_star, algorithm, M=M, K=K, T=T, etas=etas, seeds=SEEDS, rng=rng, eval_every=EVAL_EVERY)
+
+
+def best(name: str, algorithm: str, K: int, M: int = M_MAIN) -> np.ndarray:
+    """Per seed, the tuned best suboptimality (:meth:`Sweep.best`)."""
+    return sweep(name, algorithm, M, K).best()
+
+
+def _log(base: float, slow: np.ndarray, fast: np.ndarray) -> np.ndarray:
+    """``log_base(slow / fast)`` per seed."""
+    return np.log(slow / fast) / np.log(base)
+
+
+def _witness(name: str) -> dict:
+    """The setting's constants and every tuned score (per seed) with its step size (seeds pooled)."""
+    problem, f_star, cert = instance(name)
+    tuned = {f"{LABELS[a]}, K={K}": best(name, a, K).tolist() for a in FOUR for K in SETTINGS[name].Ks}
+    step = {
+        f"{LABELS[a]}, K={K}": float(
+            SETTINGS[name].etas[int(np.argmin(sweep(name, a, M_MAIN, K).gap.min(axis=(1, 2))))]
+        )
+        for a in FOUR
+        for K in SETTINGS[name].Ks
+    }
+    return {
+        "setting": f"{SETTINGS[name].title}, n = {problem.n_samples}, d = {problem.dim}, M = {M_MAIN}, T = {T}",
+        "kappa_est = L/lambda": problem.L / problem.l2,
+        "F(0) - F*": float(problem.value(np.zeros(problem.dim))) - f_star,
+        "F* certificate": cert,
+        "tuned best suboptimality per seed": tuned,
+        "best step size (seeds pooled)": step,
+    }
+
+
+@claim(
+    f"{PAPER}/fig-3.3:similar",
+    source="section 3.7.2, line 1598 ('For K <= 64, the performance of FedAc and MB-AC-SGD are similar'); Figures 3.3 "
+    "and 3.4 (a9a, lambda = 1e-2)",
+    statement=f"{A9A_AT}: at K in {{8, 64}} (at K = 1 the two "
+    "coincide) the tuned best suboptimalities of FedAc-I and MB-AC-SGD are within a factor 2; measured: "
+    "|log2(FedAc-I / MB-AC-SGD)| (< 1 claimed).",
+    expect="holds",
+)
+def fig33_similar(ctx: Context) -> Evidence:
+    rows = [(f"K={K}", np.abs(_log(2, best(A9A, "fedac-i", K), best(A9A, "mb-ac-sgd", K)))) for K in (8, 64)]
+    return _ratio_evidence(rows, "<", 1.0, _witness(A9A))
+
+
+@claim(
+    f"{PAPER}/fig-3.3:beat",
+    source="section 3.7.2, line 1598 ('[FedAc and MB-AC-SGD] both outperform the other two baselines FedAvg and "
+    "MB-SGD' for K <= 64)",
+    statement=f"{A9A_AT}: at every K in {{1, 8, 64}}, each of "
+    "FedAc-I and MB-AC-SGD reaches a lower tuned suboptimality than each of FedAvg and MB-SGD (at K = 1 that is one "
+    "comparison, FedAc-I = MB-AC-SGD and FedAvg = MB-SGD); measured: log10(baseline / accelerated) (> 0 claimed).",
+    expect="fails",
+)
+def fig33_beat(ctx: Context) -> Evidence:
+    rows = [("K=1: FedAvg / FedAc-I", _log(10, best(A9A, "fedavg", 1), best(A9A, "fedac-i", 1)))]
+    for K in (8, 64):
+        for fast, slow in itertools.product(("fedac-i", "mb-ac-sgd"), ("fedavg", "mb-sgd")):
+            rows.append((f"K={K}: {LABELS[slow]} / {LABELS[fast]}", _log(10, best(A9A, slow, K), best(A9A, fast, K))))
+    return _ratio_evidence(rows, ">", 0.0, {})
+
+
+@claim(
+    f"{PAPER}/fig-3.3:mbacsgd",
+    source="section 3.7.2, line 1598 ('For K >= 128, the MB-AC-SGD drastically worsen because the gradient steps are "
+    "too few')",
+    statement=f"{A9A_AT}: at K = 128 (the printed threshold; the thesis's K = 256 is left out for time) MB-AC-SGD's "
+    "tuned suboptimality is more than twice its value at K = 64; measured: log2(MB-AC-SGD at K = 128 / at K = 64) "
+    "(> 1 claimed).",
+    expect="fails",
+)
+def fig33_mbacsgd(ctx: Context) -> Evidence:
+    base = best(A9A, "mb-ac-sgd", 64)
+    rows = [(f"K={K} over K=64", _log(2, best(A9A, "mb-ac-sgd", K), base)) for K in (128,)]
+    return _ratio_evidence(rows, ">", 1.0, {})
+
+
+@claim(
+    f"{PAPER}/fig-3.3:fedac",
+    source="section 3.7.2, line 1598 ('For K >= 128 ... FedAc outperforms the other baselines by a margin')",
+    statement=f"{A9A_AT}: at K = 128 (the printed threshold; the thesis's K = 256 is left out for time) each of "
+    "FedAvg, MB-SGD and MB-AC-SGD has a tuned suboptimality more than twice FedAc-I's; measured: log2(baseline / "
+    "FedAc-I) (> 1 claimed).",
+    expect="fails",
+    figure="fedac-a9a-lambda-1e-2",
+)
+def fig33_fedac(ctx: Context) -> Evidence:
+    path = ctx.figure_path("fedac-a9a-lambda-1e-2")
+    if path is not None:
+        _draw(A9A, path)
+    rows = [
+        (f"K={K}: {LABELS[b]} / FedAc-I", _log(2, best(A9A, b, K), best(A9A, "fedac-i", K)))
+        for K in (128,)
+        for b in BASELINES
+    ]
+    return _ratio_evidence(rows, ">", 1.0, {})
+
+
+@claim(
+    f"{PAPER}/fig-3.4:fedavg-mbsgd",
+    source="Figure 3.4 caption, line 1617 ('qualitatively similar to Fig. 3.2'), whose caption (line 1603) says "
+    "'FedAvg and MB-SGD start to deteriorate once K passes 2'",
+    statement=f"{A9A_AT}: FedAvg's and MB-SGD's tuned "
+    "suboptimality at K = 8 is worse than at K = 1; measured: log10(K = 8 over K = 1) (> 0 claimed).",
+    expect="holds",
+)
+def fig34_fedavg_mbsgd(ctx: Context) -> Evidence:
+    rows = [(f"{LABELS[a]}: K=8 over K=1", _log(10, best(A9A, a, 8), best(A9A, a, 1))) for a in ("fedavg", "mb-sgd")]
+    return _ratio_evidence(rows, ">", 0.0, {})
+
+
+def _robustness(name: str) -> Evidence:
+    """log10 of each baseline's deterioration best(K_max)/best(1) over FedAc-I's (> 0: FedAc-I deteriorates less).
+    The witness shows both ends: a ratio can also be small because the K = 1 value is poor."""
+    Kmax = SETTINGS[name].Ks[-1]
+
+    def deterioration(a):
+        return best(name, a, Kmax) / best(name, a, 1)
+
+    fedac = deterioration("fedac-i")
+    rows = [(f"{LABELS[b]}: K={Kmax} over K=1, over FedAc-I's", np.log10(deterioration(b) / fedac)) for b in BASELINES]
+    ends = {f"{LABELS[a]}, K={K}": best(name, a, K).tolist() for a in FOUR for K in (1, Kmax)}
+    return _ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": ends})
+
+
+@claim(
+    f"{PAPER}/fig-3.4:fedac",
+    source="Figure 3.4 caption, line 1617 ('qualitatively similar to Fig. 3.2'), whose caption (line 1603) says 'FedAc "
+    "is more robust to infrequent communication'",
+    statement=f"{A9A_AT}: FedAc-I's tuned suboptimality "
+    "deteriorates less from K = 1 to K = 128 than each baseline's; measured: log10 of the baseline's ratio "
+    "best(K = 128) / best(K = 1) over FedAc-I's (> 0 claimed).",
+    expect="holds",
+)
+def fig34_fedac(ctx: Context) -> Evidence:
+    return _robustness(A9A)
+
+
+@claim(
+    f"{PAPER}/fig-3.6:fedac",
+    source="Figure 3.6 caption, line 1625 ('qualitatively similar to Fig. 3.1'), whose caption (line 1594) says 'FedAc "
+    "... outperforms the baselines by a margin for K >= 64'",
+    statement=f"{EPSILON_AT}: at K in {{64, 256}} each of FedAvg, MB-SGD and "
+    "MB-AC-SGD has a tuned suboptimality more than twice FedAc-I's; measured: log2(baseline / FedAc-I) (> 1 "
+    "claimed).",
+    expect="fails",
+)
+def fig36_fedac(ctx: Context) -> Evidence:
+    rows = [
+        (f"K={K}: {LABELS[b]} / FedAc-I", _log(2, best(EPSILON, b, K), best(EPSILON, "fedac-i", K)))
+        for K in (64, 256)
+        for b in BASELINES
+    ]
+    return _ratio_evidence(rows, ">", 1.0, _witness(EPSILON))
+
+
+@claim(
+    f"{PAPER}/fig-3.6:mbacsgd",
+    source="Figure 3.6 caption, line 1625 ('qualitatively similar to Fig. 3.1'), whose caption (line 1594) says "
+    "'MB-AC-SGD ... still deteriorates significantly for K >= 64'",
+    statement=f"{EPSILON_AT}: MB-AC-SGD's tuned suboptimality at K in {{64, 256}} "
+    "is more than twice its value at K = 16 (the largest K < 64 of the grid); measured: log2(at K / at K = 16) (> 1 "
+    "claimed).",
+    expect="fails",
+)
+def fig36_mbacsgd(ctx: Context) -> Evidence:
+    base = best(EPSILON, "mb-ac-sgd", 16)
+    rows = [(f"K={K} over K=16", _log(2, best(EPSILON, "mb-ac-sgd", K), base)) for K in (64, 256)]
+    return _ratio_evidence(rows, ">", 1.0, {})
+
+
+@claim(
+    f"{PAPER}/fig-3.7:fedavg-mbsgd",
+    source="Figure 3.7 caption, line 1628 ('qualitatively similar to Fig. 3.2'), whose caption (line 1603) says "
+    "'FedAvg and MB-SGD start to deteriorate once K passes 2'",
+    statement=f"{EPSILON_AT}: FedAvg's and MB-SGD's "
+    "tuned suboptimality at K = 4 (the first K > 2 of the grid) is worse than at K = 1; measured: "
+    "log10(K = 4 over K = 1) (> 0 claimed).",
+    expect="holds",
+)
+def fig37_fedavg_mbsgd(ctx: Context) -> Evidence:
+    rows = [
+        (f"{LABELS[a]}: K=4 over K=1", _log(10, best(EPSILON, a, 4), best(EPSILON, a, 1))) for a in ("fedavg", "mb-sgd")
+    ]
+    return _ratio_evidence(rows, ">", 0.0, {})
+
+
+@claim(
+    f"{PAPER}/fig-3.7:fedac",
+    source="Figure 3.7 caption, line 1628 ('qualitatively similar to Fig. 3.2'), whose caption (line 1603) says 'FedAc "
+    "is more robust to infrequent communication'; line 1614 ('FedAc is more communication-efficient')",
+    statement=f"{EPSILON_AT}: FedAc-I's tuned suboptimality "
+    "deteriorates less from K = 1 to K = 256 than each baseline's; measured: log10 of the baseline's ratio "
+    "best(K = 256) / best(K = 1) over FedAc-I's (> 0 claimed).",
+    expect="holds",
+)
+def fig37_fedac(ctx: Context) -> Evidence:
+    return _robustness(EPSILON)
+
+
+PRINTED_ROUNDS = {"fedac-i": 64, "mb-ac-sgd": 256, "mb-sgd": 4096, "fedavg": 4096}  # line 1622, M = 2048
+
+
+def rounds_to_target(name: str, algorithm: str, target: np.ndarray, M: int = M_MAIN) -> np.ndarray:
+    """Per seed, the fewest rounds R = T/K over the K grid at which the tuned algorithm reaches ``target`` (inf:
+    never within T)."""
+    out = np.full(target.shape, np.inf)
+    for K in SETTINGS[name].Ks:
+        out = np.where(best(name, algorithm, K, M) <= target, np.minimum(out, T // K), out)
+    return out
+
+
+def target(name: str, M: int = M_MAIN) -> np.ndarray:
+    """Twice what fully synchronized FedAvg (K = 1) attains with the whole budget, per seed (the rule of
+    :func:`.experiments._target`: the printed 1e-4 is an absolute level at M = 2048)."""
+    return 2 * best(name, "fedavg", 1, M)
+
+
+@claim(
+    f"{PAPER}/fig-3.7:rounds",
+    source="section 3.7.4, lines 1614 and 1622 (M = 2048, target 1e-4: FedAc 64 rounds, MB-AC-SGD 256, MB-SGD 4096, "
+    "FedAvg 4096)",
+    statement=f"{EPSILON_AT}, K in {{1, 4, 16, 64, 256}}, target = twice fully synchronized FedAvg's tuned "
+    "suboptimality: rounds to target order as "
+    "printed, FedAc-I < MB-AC-SGD < MB-SGD and MB-AC-SGD < FedAvg (the printed tie MB-SGD = FedAvg is reported, not "
+    "judged); measured: log2 of the printed-slower over the printed-faster round count (> 0 claimed; printed: 2, 4, "
+    "4; a tie of two 'never' is 0).",
+    expect="fails",
+    figure="fedac-epsilon-like",
+)
+def fig37_rounds(ctx: Context) -> Evidence:
+    path = ctx.figure_path("fedac-epsilon-like")
+    if path is not None:
+        _draw(EPSILON, path)
+    goal = target(EPSILON)
+    rounds = {a: rounds_to_target(EPSILON, a, goal) for a in PRINTED_ROUNDS}
+    rows = []
+    for fast, slow in (("fedac-i", "mb-ac-sgd"), ("mb-ac-sgd", "mb-sgd"), ("mb-ac-sgd", "fedavg")):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(np.isinf(rounds[fast]) & np.isinf(rounds[slow]), 0.0, np.log2(rounds[slow] / rounds[fast]))
+        rows.append((f"{LABELS[slow]} / {LABELS[fast]}", ratio))
+    return _ratio_evidence(
+        rows,
+        ">",
+        0.0,
+        {
+            "target per seed": goal.tolist(),
+            "rounds per seed (inf: never within T)": {LABELS[a]: r.tolist() for a, r in rounds.items()},
+            "printed (M = 2048, target 1e-4)": {LABELS[a]: r for a, r in PRINTED_ROUNDS.items()},
+        },
+    )
+
+
+def _draw(name: str, path) -> None:
+    """The figure of setting ``name`` (seed mean, bars: range over seeds): tuned best suboptimality against K at
+    M = 8 (as Figures 3.2, 3.4, 3.7), against M at K = 1 and at the largest K (as Figures 3.1, 3.3, 3.6; dotted: 1/M,
+    linear speedup), and for the epsilon-like set rounds to target against M (seed 0, markers shifted right per method
+    so that equal counts stay visible, none where never reached; the example at line 1622)."""
+    setting = SETTINGS[name]
+    Ks, Ms, Kmax = np.array(setting.Ks), np.array(MS_FIGURE), setting.Ks[-1]
+    fig, axes = plotting.figure(1, 3 if name == EPSILON else 2, width=3.0, height=3.4)
+    styles = {"fedac-i": ("C3", "o"), "fedavg": ("C0", "s"), "mb-sgd": ("C2", "^"), "mb-ac-sgd": ("C4", "v")}
+
+    def bars(ax, xs, values, **kwargs):
+        mean = values.mean(axis=1)
+        err = np.stack([mean - values.min(axis=1), values.max(axis=1) - mean])
+        ax.errorbar(xs, mean, yerr=err, ms=3, capsize=2, **kwargs)
+
+    for i, (a, (color, marker)) in enumerate(styles.items()):
+        bars(axes[0], Ks, np.array([best(name, a, int(K)) for K in Ks]), color=color, marker=marker, label=LABELS[a])
+        per_M = np.array([best(name, a, Kmax, int(M)) for M in Ms])
+        bars(axes[1], Ms, per_M, color=color, marker=marker, label=f"{LABELS[a]}, K = {Kmax}")
+        if a in ("fedac-i", "fedavg"):  # at K = 1 MB-AC-SGD is FedAc-I and MB-SGD is FedAvg
+            per_M = np.array([best(name, a, 1, int(M)) for M in Ms])
+            bars(axes[1], Ms, per_M, color=color, marker=marker, ls="--", mfc="none", label=f"{LABELS[a]}, K = 1")
+        if name == EPSILON:
+            rounds = [float(rounds_to_target(name, a, target(name, int(M)), int(M))[0]) for M in Ms]
+            axes[2].plot(Ms * 1.04**i, rounds, color=color, marker=marker, ms=3, label=LABELS[a])
+    anchor = best(name, "fedavg", 1, int(Ms[0])).mean()
+    axes[1].plot(Ms, anchor * Ms[0] / Ms, color="0.5", ls=":", lw=1)
+    axes[0].set(xscale="log", yscale="log", xlabel="local steps K", ylabel="best F(x) − F*")
+    axes[0].set_title(f"M = {M_MAIN}, T = KR = {T}", fontsize=8)
+    axes[1].set(xscale="log", yscale="log", xlabel="clients M", ylabel="best F(x) − F*")
+    axes[1].set_title(f"T = {T}; dotted: ∝ 1/M", fontsize=8)
+    for ax in axes:
+        ax.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
+    if name == EPSILON:
+        axes[2].set(xscale="log", yscale="log", xlabel="clients M", ylabel="rounds to target")
+        axes[2].set_title("target 2 × FedAvg(K = 1), seed 0", fontsize=8)
+    for ax in axes[1:]:
+        ax.set_xticks(Ms)
+        ax.xaxis.set_major_formatter(plotting.matplotlib.ticker.ScalarFormatter())
+        ax.xaxis.set_minor_formatter(plotting.matplotlib.ticker.NullFormatter())
+    fig.suptitle(f"{setting.title}: tuned best suboptimality", fontsize=9)
+    plotting.save(fig, path)
