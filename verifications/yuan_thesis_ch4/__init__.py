@@ -6,9 +6,11 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 4 at lines 1630-2
 from . import (
     convex_analysis,
     dual_shadow,
+    primal_averaging,
 )
 
 __all__ = [
     "convex_analysis",
     "dual_shadow",
+    "primal_averaging",
 ]
