@@ -287,9 +287,20 @@ def lem_b25(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_b27(ctx: Context) -> Evidence:
+    return _fedac_ii_any_eta(
+        ctx,
+        _sigma_31,
+        lambda eta, lam, s2, M, K: 200 * eta**2 * L**2 * K * s2 / lam + 200 * eta**2 * lam * K * s2,
+    )
+
+
+def _fedac_ii_any_eta(ctx: Context, sigma_of, rest) -> Evidence:
+    """FedAc-II on F~_lambda over the lambda and eta (L + lambda) grids against lambda B^2/2 + (L B^2/2)
+    exp(-sqrt(eta lambda K R^2/9)) + eta^(1/2) sigma^2/(lambda^(1/2) M K^(1/2)) + ``rest(eta, lam, s2, M, K)``, the
+    shape shared by Lemmas B.27 and B.30 (``sigma_of`` maps the noise scale to the assumption's sigma)."""
     measured, bound, grid = [], [], {}
     for sigma, M, K, R in _grid(ctx.quick, 1):
-        s2 = _sigma_31(sigma) ** 2
+        s2 = sigma_of(sigma) ** 2
         for lam in LAMBDAS:
             for frac in ETA_FRACS:
                 eta = frac / (L + lam)
@@ -298,8 +309,7 @@ def lem_b27(ctx: Context) -> Evidence:
                     lam * B**2 / 2
                     + L * B**2 / 2 * np.exp(-np.sqrt(eta * lam * K * R**2 / 9))
                     + np.sqrt(eta / lam) * s2 / (M * np.sqrt(K))
-                    + 200 * eta**2 * L**2 * K * s2 / lam
-                    + 200 * eta**2 * lam * K * s2
+                    + rest(eta, lam, s2, M, K)
                 )
                 _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
@@ -375,22 +385,13 @@ def prop_b29(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_b30(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
-    for sigma, M, K, R in _grid(ctx.quick, 1):
-        s2 = sigma_assumption_32(sigma) ** 2
-        for lam in LAMBDAS:
-            for frac in ETA_FRACS:
-                eta = frac / (L + lam)
-                measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-                bound.append(
-                    lam * B**2 / 2
-                    + L * B**2 / 2 * np.exp(-np.sqrt(eta * lam * K * R**2 / 9))
-                    + np.sqrt(eta / lam) * s2 / (M * np.sqrt(K))
-                    + 2 * eta**1.5 * L * np.sqrt(K / lam) * s2 / M
-                    + 2 * eta**1.5 * np.sqrt(lam * K) * s2 / M
-                )
-                _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return _fedac_ii_any_eta(
+        ctx,
+        sigma_assumption_32,
+        lambda eta, lam, s2, M, K: (
+            2 * eta**1.5 * L * np.sqrt(K / lam) * s2 / M + 2 * eta**1.5 * np.sqrt(lam * K) * s2 / M
+        ),
+    )
 
 
 @claim(
