@@ -7,10 +7,12 @@ from . import (
     convex_analysis,
     dual_shadow,
     primal_averaging,
+    rates,
 )
 
 __all__ = [
     "convex_analysis",
     "dual_shadow",
     "primal_averaging",
+    "rates",
 ]
