@@ -7,6 +7,7 @@ from . import (
     convex_analysis,
     dual_shadow,
     primal_averaging,
+    quadratic_heterogeneity,
     rates,
 )
 
@@ -14,5 +15,6 @@ __all__ = [
     "convex_analysis",
     "dual_shadow",
     "primal_averaging",
+    "quadratic_heterogeneity",
     "rates",
 ]
