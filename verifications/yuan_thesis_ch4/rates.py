@@ -1302,27 +1302,3 @@ def lem_c12_step_corrected(ctx: Context) -> Evidence:
         ctx.quick, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * k * G) ** 2, lambda K: range(1, K + 1)
     )
     return entries.evidence({"per (configuration, k)": worst, "instances": _instances(KINDS)}, atol=1e-15)
-
-
-@claim(
-    f"{PAPER}/remark-4.5:stich",
-    source="Remark 4.5, line 1858 ('matches the rate by [119] for smooth, unconstrained FedAvg'; [119] = Stich, "
-    "ICLR 2019, line 4912)",
-    statement="Theorem 4.4's rate (4.11) equals the rate of [119] for smooth unconstrained FedAvg: not decidable here, "
-    "the thesis prints no rate of [119] (Table 2.1, line 367, cites [70] for the FedAvg upper bound), so the "
-    "comparison is recorded as undetermined.",
-    expect="inconclusive",
-)
-def remark_45_stich(ctx: Context) -> Evidence:
-    return Evidence(
-        measured=0.0,
-        bound=0.0,
-        relation="<=",
-        interval=(-np.inf, np.inf),
-        witness={
-            "(4.11)": "L B^2/(KR) + sigma B/(MKR)^(1/2) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3)",
-            "Table 2.1 previous upper bound [70] (homogeneous)": "L B^2/(KR) + sigma B/(MKR)^(1/2) + L^(1/3) "
-            "sigma^(2/3) B^(4/3)/(K^(1/3) R^(2/3))",
-            "status": "reference rate of [119] not encoded: verdict undetermined by construction",
-        },
-    )
