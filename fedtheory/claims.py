@@ -224,6 +224,12 @@ class Claim:
     expect: str
     func: Callable[[Context], Evidence]
     figure: str | None = None
+    expect_full: str | None = None
+
+    def expected(self, profile: str) -> str:
+        """The verdict recorded for ``profile``: ``expect_full`` in the full profile when the paper-scale grid
+        reaches a different verdict than the scaled-down quick one, ``expect`` otherwise."""
+        return self.expect_full if profile == "full" and self.expect_full is not None else self.expect
 
     @property
     def paper(self) -> str:
@@ -237,20 +243,25 @@ class Claim:
 REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, *, source: str, statement: str, expect: str, figure: str | None = None):
+def claim(
+    id: str, *, source: str, statement: str, expect: str, figure: str | None = None, expect_full: str | None = None
+):
     """Register a claim function under ``id`` (``<paper key>/<label>[:<part>]``).
 
-    ``figure`` names the figure label the claim draws when figures are requested.
+    ``figure`` names the figure label the claim draws when figures are requested. ``expect_full`` records the
+    full profile's verdict where its paper-scale grid decides differently from the quick profile's scaled-down one
+    (the statement must say both scales).
     """
     if "/" not in id or not id.split("/", 1)[1]:
         raise InvalidParameterError("id", "'<paper key>/<label>[:<part>]'", id)
-    if expect not in VERDICTS:
-        raise InvalidParameterError("expect", f"one of {', '.join(VERDICTS)}", expect)
+    for name, value in (("expect", expect), ("expect_full", expect_full)):
+        if value not in VERDICTS and not (name == "expect_full" and value is None):
+            raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
 
     def register(func: Callable[[Context], Evidence]):
         if id in REGISTRY and REGISTRY[id].func.__qualname__ != func.__qualname__:
             raise InvalidParameterError("id", "an id not already registered", id)
-        REGISTRY[id] = Claim(id, source, statement, expect, func, figure)
+        REGISTRY[id] = Claim(id, source, statement, expect, func, figure, expect_full)
         return func
 
     return register

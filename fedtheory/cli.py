@@ -99,7 +99,7 @@ def _show(args, out: Console) -> int:
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
     out.print(
-        f"verdict:   {r.verdict} (recorded: {c.expect}); margin {report._fmt(r.margin)}; "
+        f"verdict:   {r.verdict} (recorded: {c.expected(args.profile)}); margin {report._fmt(r.margin)}; "
         f"{r.seconds:.2f} s; seed {r.seed}",
         highlight=False,
     )

@@ -85,7 +85,7 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
         "id": claim.id,
         "source": claim.source,
         "statement": claim.statement,
-        "expect": claim.expect,
+        "expect": claim.expected(profile),
         "seed": seed_for(claim.id),
         "profile": profile,
     }

@@ -76,3 +76,21 @@ def test_infinite_values_are_judged_without_nan():
 def test_witness_parameters_follow_the_broadcast_shape():
     out = judge(Evidence(3.0, [1.0, 4.0, 2.5], "<=", grid={"k": [10, 20, 30]}))
     assert out.verdict == "fails" and out.parameters == {"k": 10}
+
+
+def test_the_full_profile_can_record_its_own_verdict():
+    from fedtheory.claims import REGISTRY
+    from fedtheory.report import run_claim
+
+    @claim("test-paper/per-profile", source="", statement="", expect="holds", expect_full="fails")
+    def per_profile(ctx):
+        return Evidence(1.0 if ctx.quick else 3.0, 2.0, "<=")
+
+    try:
+        c = REGISTRY["test-paper/per-profile"]
+        assert c.expected("quick") == "holds" and c.expected("full") == "fails"
+        assert run_claim(c, "quick").as_expected and run_claim(c, "full").as_expected
+        with pytest.raises(InvalidParameterError, match="expect_full"):
+            claim("test-paper/bad", source="", statement="", expect="holds", expect_full="maybe")
+    finally:
+        REGISTRY.pop("test-paper/per-profile", None)

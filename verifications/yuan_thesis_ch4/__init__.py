@@ -6,6 +6,7 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 4 at lines 1630-2
 from . import (
     convex_analysis,
     dual_shadow,
+    experiments,
     primal_averaging,
     quadratic_heterogeneity,
     rates,
@@ -14,6 +15,7 @@ from . import (
 __all__ = [
     "convex_analysis",
     "dual_shadow",
+    "experiments",
     "primal_averaging",
     "quadratic_heterogeneity",
     "rates",
