@@ -57,7 +57,7 @@ from fedtheory.experiments.fedac_sweep import Sweep, run_sweep
 from fedtheory.problems import LogisticRegression, a9a_like, epsilon_like
 from fedtheory.reference import logistic_optimum
 
-from .experiments import ETAS, LABELS, _ratio_evidence
+from .experiments import ETAS, LABELS, _ratio_evidence, rounds_evidence
 
 PAPER = "yuan-thesis"
 T = 4096
@@ -360,21 +360,8 @@ def fig37_rounds(ctx: Context) -> Evidence:
         _draw(EPSILON, path)
     goal = target(EPSILON)
     rounds = {a: rounds_to_target(EPSILON, a, goal) for a in PRINTED_ROUNDS}
-    rows = []
-    for fast, slow in (("fedac-i", "mb-ac-sgd"), ("mb-ac-sgd", "mb-sgd"), ("mb-ac-sgd", "fedavg")):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(np.isinf(rounds[fast]) & np.isinf(rounds[slow]), 0.0, np.log2(rounds[slow] / rounds[fast]))
-        rows.append((f"{LABELS[slow]} / {LABELS[fast]}", ratio))
-    return _ratio_evidence(
-        rows,
-        ">",
-        0.0,
-        {
-            "target per seed": goal.tolist(),
-            "rounds per seed (inf: never within T)": {LABELS[a]: r.tolist() for a, r in rounds.items()},
-            "printed (M = 2048, target 1e-4)": {LABELS[a]: r for a, r in PRINTED_ROUNDS.items()},
-        },
-    )
+    pairs = (("fedac-i", "mb-ac-sgd"), ("mb-ac-sgd", "mb-sgd"), ("mb-ac-sgd", "fedavg"))
+    return rounds_evidence(rounds, pairs, goal, PRINTED_ROUNDS, "printed (M = 2048, target 1e-4)")
 
 
 def _draw(name: str, path) -> None:
