@@ -220,21 +220,27 @@ def _lasso_sweep(quick: bool, name: str, algorithm: str) -> CompositeSweep:
         s = support_recovery(x[..., :-1], x_real)
         return {"f1": s.f1, "density": s.density}
 
-    ec, es = _lasso_grid(quick, name)
-    n = ld.data[0].smooth.n_samples
+    return _protocol_sweep(ld, algorithm, _lasso_grid(quick, name), _rounds(quick, name), "lasso", name, quick, metrics)
+
+
+def _protocol_sweep(data, algorithm: str, grid, R: int, task: str, name: str, quick: bool, metrics) -> CompositeSweep:
+    """The printed protocol of tasks 1 and 2 (section 4.5.2.1): batches of BATCH, one local epoch (K = ceil(n /
+    BATCH) steps), CLIENTS clients per round, over the (eta_c, eta_s) ``grid``, seeded per task and set."""
+    ec, es = grid
+    n = data.data[0].smooth.n_samples
     return run_sweep(
-        [d.smooth for d in ld.data],
-        ld.psi,
-        ld.lam,
+        [d.smooth for d in data.data],
+        data.psi,
+        data.lam,
         algorithm,
         ec,
         es,
         K=-(-n // BATCH),
-        R=_rounds(quick, name),
+        R=R,
         batch_size=BATCH,
         clients_per_round=CLIENTS,
         seeds=SEEDS,
-        rng=np.random.default_rng(seed_for(f"{PAPER}/ch4-lasso-sweep:{name}:{quick}")),
+        rng=np.random.default_rng(seed_for(f"{PAPER}/ch4-{task}-sweep:{name}:{quick}")),
         metrics=metrics,
         blowup=BLOWUP,
     )
@@ -643,24 +649,7 @@ def _low_rank_sweep(quick: bool, name: str, algorithm: str) -> CompositeSweep:
             "gap": F + lr.lam[:, None] * s.sum(axis=-1) - lr.phi_star[:, None],
         }
 
-    ec, es = _low_rank_grid(quick)
-    n = lr.data[0].smooth.n_samples
-    return run_sweep(
-        [x.smooth for x in lr.data],
-        lr.psi,
-        lr.lam,
-        algorithm,
-        ec,
-        es,
-        K=-(-n // BATCH),
-        R=_rounds(quick, name),
-        batch_size=BATCH,
-        clients_per_round=CLIENTS,
-        seeds=SEEDS,
-        rng=np.random.default_rng(seed_for(f"{PAPER}/ch4-low-rank-sweep:{name}:{quick}")),
-        metrics=metrics,
-        blowup=BLOWUP,
-    )
+    return _protocol_sweep(lr, algorithm, _low_rank_grid(quick), _rounds(quick, name), "low-rank", name, quick, metrics)
 
 
 def _low_rank_tuned(quick: bool, name: str, algorithm: str) -> np.ndarray:
