@@ -904,6 +904,19 @@ def _numeric(exprs: dict[str, tuple[sp.Expr, sp.Expr]], etas: list[float], draws
     return values, where
 
 
+def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, extra: dict | None = None) -> Evidence:
+    """The symbolic ratios ``measured`` (named ``names``) and the worst ratio over random constants of each term in
+    ``numeric`` (maximisers ``where``), all claimed <= 1."""
+    return Evidence(
+        measured=measured + [Fraction(v) for v in numeric.values()],
+        bound=Fraction(1),
+        relation="<=",
+        rtol=TOL,
+        grid={"step": names + [f"random constants: max {k}" for k in numeric]},
+        witness={"maximising random constants": where, **(extra or {})},
+    )
+
+
 CAND_47 = (
     1 / (4 * L),
     sp.sqrt(M) * B / (sigma * sp.sqrt(K * R)),
@@ -963,16 +976,7 @@ def thm47_proof_terms(ctx: Context) -> Evidence:
         etas,
         draws,
     )
-    measured += [Fraction(v) for v in numeric.values()]
-    names += [f"random constants: max {k}" for k in numeric]
-    return Evidence(
-        measured=measured,
-        bound=Fraction(1),
-        relation="<=",
-        rtol=TOL,
-        grid={"step": names},
-        witness={"maximising random constants": where},
-    )
+    return _terms_evidence(measured, names, numeric, where)
 
 
 CAND_C11 = (
@@ -1046,16 +1050,12 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
         etas,
         draws,
     )
-    measured += [Fraction(v) for v in numeric.values()]
-    names += [f"random constants: max {k}" for k in numeric]
-    return Evidence(
-        measured=measured,
-        bound=Fraction(1),
-        relation="<=",
-        rtol=TOL,
-        grid={"step": names},
-        witness={
-            "maximising random constants": where,
+    return _terms_evidence(
+        measured,
+        names,
+        numeric,
+        where,
+        {
             "mismatch": "the printed step treats eta_c sigma^2/(2M) while (C.3) (line 4553) and Lemma 4.9 carry "
             "eta_c sigma^2/M, so the three printed bounds do not dominate (C.3)'s right-hand side (factor 2 on the "
             "sigma term); summing the printed bounds would give the coefficient 3/2 < 2 of the printed tuned bound, "
@@ -1098,16 +1098,7 @@ def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
         etas,
         draws,
     )
-    measured += [Fraction(v) for v in numeric.values()]
-    names += [f"random constants: max {k}" for k in numeric]
-    return Evidence(
-        measured=measured,
-        bound=Fraction(1),
-        relation="<=",
-        rtol=TOL,
-        grid={"step": names},
-        witness={"maximising random constants": where},
-    )
+    return _terms_evidence(measured, names, numeric, where)
 
 
 @claim(
