@@ -236,6 +236,11 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
     return path
 
 
+def _cell(text: str) -> str:
+    """``text`` for a Markdown table cell: pipes escaped, line breaks flattened."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -249,7 +254,7 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
     ]
     for r in results:
         lines.append(
-            f"| `{r.id}` | {r.source} | {_fmt(r.worst.get('measured'))} | {r.relation} | "
+            f"| `{r.id}` | {_cell(r.source)} | {_fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
             f"{_fmt(r.worst.get('bound'))} | {_fmt(r.margin)} | {r.verdict} | {r.expect} | "
             f"{r.seconds:.1f} |"
         )

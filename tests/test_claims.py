@@ -94,3 +94,19 @@ def test_the_full_profile_can_record_its_own_verdict():
             claim("test-paper/bad", source="", statement="", expect="holds", expect_full="maybe")
     finally:
         REGISTRY.pop("test-paper/per-profile", None)
+
+
+def test_markdown_report_escapes_pipes_in_sources(tmp_path):
+    from fedtheory.claims import REGISTRY
+    from fedtheory.report import run_claim, write_markdown
+
+    @claim("test-paper/pipes", source="Lemma 1, |x| <= 1 (line 3)", statement="", expect="holds")
+    def pipes(ctx):
+        return Evidence(1.0, 2.0, "<=")
+
+    try:
+        text = write_markdown([run_claim(REGISTRY["test-paper/pipes"])], tmp_path / "r.md", profile="quick", seconds=0)
+        row = next(line for line in text.read_text().splitlines() if "test-paper/pipes" in line)
+        assert "\\|x\\|" in row and row.count(" | ") == 8
+    finally:
+        REGISTRY.pop("test-paper/pipes", None)
