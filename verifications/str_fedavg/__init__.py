@@ -6,8 +6,10 @@ Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-
 
 from . import (
     complexity,
+    heterogeneity,
 )
 
 __all__ = [
     "complexity",
+    "heterogeneity",
 ]
