@@ -1,5 +1,5 @@
 """Federated algorithms as pure functions over ``(replicas, clients, d)`` arrays."""
 
-from . import composite, fedac, fedavg
+from . import bilevel, composite, fedac, fedavg
 
-__all__ = ["composite", "fedac", "fedavg"]
+__all__ = ["bilevel", "composite", "fedac", "fedavg"]
