@@ -7,9 +7,11 @@ Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-
 from . import (
     complexity,
     heterogeneity,
+    sharpness_bounds,
 )
 
 __all__ = [
     "complexity",
     "heterogeneity",
+    "sharpness_bounds",
 ]
