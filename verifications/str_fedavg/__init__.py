@@ -7,11 +7,13 @@ Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-
 from . import (
     complexity,
     heterogeneity,
+    rates,
     sharpness_bounds,
 )
 
 __all__ = [
     "complexity",
     "heterogeneity",
+    "rates",
     "sharpness_bounds",
 ]
