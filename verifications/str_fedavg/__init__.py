@@ -7,6 +7,7 @@ Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-
 from . import (
     complexity,
     heterogeneity,
+    ipir,
     rates,
     sharpness_bounds,
 )
@@ -14,6 +15,7 @@ from . import (
 __all__ = [
     "complexity",
     "heterogeneity",
+    "ipir",
     "rates",
     "sharpness_bounds",
 ]
