@@ -9,6 +9,7 @@ from . import (
     heterogeneity,
     ipir,
     rates,
+    schedules,
     sharpness_bounds,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "heterogeneity",
     "ipir",
     "rates",
+    "schedules",
     "sharpness_bounds",
 ]
