@@ -11,6 +11,7 @@ from . import (
     rates,
     schedules,
     sharpness_bounds,
+    theorems,
 )
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "rates",
     "schedules",
     "sharpness_bounds",
+    "theorems",
 ]
