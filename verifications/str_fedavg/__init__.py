@@ -6,6 +6,7 @@ Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-
 
 from . import (
     complexity,
+    experiments,
     heterogeneity,
     ipir,
     rates,
@@ -16,6 +17,7 @@ from . import (
 
 __all__ = [
     "complexity",
+    "experiments",
     "heterogeneity",
     "ipir",
     "rates",
