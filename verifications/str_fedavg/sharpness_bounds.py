@@ -9,29 +9,33 @@ AS PRINTED at each point of the instances below; two-sided statements are judged
 
 Instances (``h* = 0`` in all: the systems are consistent).
 
-* LS(30, 50, 5) (spec 4.1): ``U`` 30 x 50 with ``N(0, 1/50)`` entries, 6 rows per client, ``N = 5``,
-  ``v = U x_true`` with a 5-sparse Gaussian ``x_true``; ``h(y) = (1/(2N)) ||U y - v||^2``, ``X* = U^+ v + null(U)``.
+* LS(30, 50, 5) (spec 4.1, :func:`fedtheory.problems.bilevel.ls_instance`): ``U`` 30 x 50 with ``N(0, 1/50)``
+  entries, 6 rows per client, ``N = 5``, ``v = U x_true`` with a 5-sparse Gaussian ``x_true``;
+  ``h(y) = (1/(2N)) ||U y - v||^2``, ``X* = U^+ v + null(U)``.
   Weak sharp with ``kappa = 2`` and ``alpha_2 = sigma_30(U)^2/(2N)`` exactly (:func:`fedtheory.sharpness.
   least_squares_sharpness`, spec W-1), and with no ``alpha > 0`` for any other order.
 * (A) LS with ``f = 1/2 ||x||^2`` (``mu_f = 1``): ``x* = U^+ v``, ``grad f(x*) = x*``, ``M = f* - inf f = f*``,
   Tikhonov point ``x_eta = (H + eta I)^{-1} U'v/N`` and ``Err(x) = 1/2 (x - x_eta)'(H + eta I)(x - x_eta)``
-  (``H = U'U/N``), all closed forms.
+  (``H = U'U/N``), all closed forms (:func:`~fedtheory.problems.bilevel.tikhonov_point`,
+  :func:`~fedtheory.problems.bilevel.tikhonov_gap`, :func:`~fedtheory.problems.bilevel.tikhonov_path`).
 * (B) LS with the Huber outer ``f(x) = sum_i H_mu(x_i)``, ``mu = 0.05`` (convex, ``mu_f = 0``; spec W-5): ``x*``
   minimises ``f`` over ``X* = x_p + Z z`` and ``x_eta`` minimises ``h + eta f``
   (:func:`fedtheory.problems.bilevel.bilevel_optimum`, :func:`~fedtheory.problems.bilevel.tikhonov_reference`:
   Clarabel polished on its active set, with Fenchel duality-gap certificates, reported), ``M = f*`` (``inf f = 0``),
   ``grad f(x*) = clip(x*/mu, -1, 1)``.
-* (C) ``h(x) = ||U x - v||_2`` (not squared; ``U`` 5 x 8 Gaussian, spec 4.3) with ``f = 1/2 ||x - x0||^2``,
+* (C) ``h(x) = ||U x - v||_2`` (not squared; ``U`` 5 x 8 Gaussian, spec 4.3,
+  :func:`~fedtheory.problems.bilevel.residual_norm_instance`) with ``f = 1/2 ||x - x0||^2``,
   ``x0 ~ N(0, 9 I)``: ``kappa = 1`` with ``alpha = sigma_r(U)`` exactly (spec W-2), ``x* = Pi(x0)``. ``h`` is not
   differentiable on ``X*``, so (C) is OUTSIDE Assumption 1 (``h_i`` L-smooth); the propositions' proofs use only
   convexity, weak sharpness and (strong) convexity of ``f``. For ``eta <= eta_crit = 1/||(U^+)'(x0 - x*)||`` the
-  Tikhonov point is ``x*`` itself (exact regularization, spec W-2), so ``f_eta* = eta f*``; the Case iii grid
+  Tikhonov point is ``x*`` itself (exact regularization, spec W-2,
+  :func:`~fedtheory.problems.bilevel.exact_regularization_threshold`), so ``f_eta* = eta f*``; the Case iii grid
   ``eta = {0.1, 0.5, 1} alpha/(2||grad f(x*)||)`` lies below ``eta_crit`` (claim ``prop-2:iii-exact``).
 
 Points: 200 random ``x = x* + s w`` (``w ~ N(0, I/n)``, ``s`` log-uniform in ``[1e-3, 1e2]``) at every ``eta`` of
 the grid (``{1e-3, 1e-2, 0.1, 1}`` for (A), (B); the Case iii grid for (C)), the Tikhonov points ``x_eta'`` of the
 grid at every ``eta``, and every server iterate of deterministic runs of Algorithm 1
-(:func:`fedtheory.algorithms.bilevel.simulate`, full participation, ``K = 5``, ``gamma_g = 1``,
+(:func:`fedtheory.algorithms.bilevel.run`, full participation, ``K = 5``, ``gamma_g = 1``,
 ``gamma_l = 1/(2K(L_h + eta L_f))``, ``R = 150``, ``eta in {0.1, 0.01}``) on (A) and (B); (C) has no gradient.
 
 ``M``: the proofs need ``f* - E f(xbar^R) < M`` "for some M > 0" (line 276); read as ``M := f* - inf f`` (spec
@@ -61,10 +65,23 @@ import cvxpy as cp
 import numpy as np
 
 from fedtheory import plotting
-from fedtheory.algorithms.bilevel import StRParams, simulate
+from fedtheory.algorithms.bilevel import StRParams, run
 from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import loglog_slope
-from fedtheory.problems.bilevel import HuberL1, InnerLeastSquares, bilevel_optimum, tikhonov_reference
+from fedtheory.problems import bilevel
+from fedtheory.problems.bilevel import (
+    HuberL1,
+    InnerLeastSquares,
+    ResidualNormInstance,
+    SquaredDistance,
+    bilevel_optimum,
+    exact_regularization_threshold,
+    ls_instance,
+    residual_norm_instance,
+    tikhonov_gap,
+    tikhonov_point,
+    tikhonov_reference,
+)
 from fedtheory.problems.logcosh import log_cosh
 from fedtheory.problems.solution_sets import AffineSolutionSet
 from fedtheory.reference import solve
@@ -83,49 +100,12 @@ KAPPAS = (1.0, 1.5, 2.0, 3.0)
 # ---------------------------------------------------------------------------------------------------------------------
 # Instances
 # ---------------------------------------------------------------------------------------------------------------------
-def _ls_design(rng: np.random.Generator, m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``U ~ N(0, 1/n)`` (m x n) and ``v = U x_true`` with a 5-sparse Gaussian ``x_true`` (spec 4.1)."""
-    U = rng.standard_normal((m, n)) / np.sqrt(n)
-    x_true = np.zeros(n)
-    x_true[rng.choice(n, 5, replace=False)] = rng.standard_normal(5)
-    return U, U @ x_true
-
-
-@dataclass(frozen=True)
-class _LS:
-    """LS(m, n, N): ``h(y) = (1/(2N)) ||U y - v||^2`` with clients of ``m/N`` rows (spec W-1)."""
-
-    U: np.ndarray
-    v: np.ndarray
-    N: int
-    sol: AffineSolutionSet
-
-    @property
-    def H(self) -> np.ndarray:
-        return self.U.T @ self.U / self.N
-
-    @property
-    def c(self) -> np.ndarray:
-        return self.U.T @ self.v / self.N
-
-    def h(self, y) -> np.ndarray:
-        r = np.asarray(y) @ self.U.T - self.v
-        return np.sum(r * r, axis=-1) / (2 * self.N)
-
-    def client_oracle(self):
-        """Exact client gradients ``U_i'(U_i y - v_i)`` of ``h_i = 1/2 ||U_i y - v_i||^2`` on ``(S, N, n)``."""
-        Ui = self.U.reshape(self.N, -1, self.U.shape[1])
-        vi = self.v.reshape(self.N, -1)
-        A, b = np.einsum("imk,iml->ikl", Ui, Ui), np.einsum("imk,im->ik", Ui, vi)
-        return (lambda x, rng: np.einsum("ikl,sil->sik", A, x) - b), float(np.max(np.linalg.eigvalsh(A)[:, -1]))
-
-
 @cache
-def _ls(scale: float = 1.0) -> _LS:
-    """LS(30, 50, 5) of spec 4.1 (fixed seed), rows multiplied by ``scale``."""
-    U, v = _ls_design(np.random.default_rng(seed_for("str-fedavg/instance:LS(30,50,5)")), 30, 50)
-    U, v = scale * U, scale * v
-    return _LS(U, v, 5, AffineSolutionSet(U, v))
+def _ls(scale: float = 1.0) -> InnerLeastSquares:
+    """LS(30, 50, 5) of spec 4.1 (:func:`~fedtheory.problems.bilevel.ls_instance`, fixed seed), rows and responses
+    multiplied by ``scale``."""
+    inner = ls_instance(30, 50, 5, np.random.default_rng(seed_for("str-fedavg/instance:LS(30,50,5)"))).inner
+    return inner if scale == 1.0 else InnerLeastSquares.split(scale * inner.U, scale * inner.v, inner.N)
 
 
 @dataclass(frozen=True)
@@ -159,13 +139,12 @@ def _random_points(rng: np.random.Generator, center: np.ndarray, count: int = N_
     return center + s[:, None] * rng.standard_normal((count, n)) / np.sqrt(n)
 
 
-def _run_alg1(ls: _LS, f_grad, L_f: float, eta: float, x0: np.ndarray, R: int = 150) -> np.ndarray:
-    """Server iterates ``xbar^0..xbar^R`` of deterministic full-participation StR-FedAvg (K = 5, gamma_g = 1)."""
-    h_oracle, L_h = ls.client_oracle()
+def _run_alg1(inner: InnerLeastSquares, outer, eta: float, x0: np.ndarray, R: int = 150) -> np.ndarray:
+    """Server iterates ``xbar^0..xbar^R`` of deterministic full-participation StR-FedAvg (K = 5, gamma_g = 1,
+    ``gamma_l = 1/(2K(L_h + eta L_f))``)."""
     K = 5
-    params = StRParams(K=K, gamma_l=1.0 / (2 * K * (L_h + eta * L_f)), gamma_g=1.0, eta=eta)
-    traj = simulate(h_oracle, lambda x, rng: f_grad(x), x0[None], params, R, np.random.default_rng(0), N=ls.N)
-    return traj.x[:, 0]
+    params = StRParams(K=K, gamma_l=1.0 / (2 * K * (inner.L_h + eta * outer.L)), gamma_g=1.0, eta=eta)
+    return run(inner, outer, x0, params, R, np.random.default_rng(0)).x[:, 0]
 
 
 def _stack(name, blocks, consts, info) -> _Rows:
@@ -178,30 +157,27 @@ def _stack(name, blocks, consts, info) -> _Rows:
 @cache
 def _instance_a() -> _Rows:
     """(A): LS(30, 50, 5) with ``f = 1/2 ||x||^2`` (module docstring)."""
-    ls, rng = _ls(), np.random.default_rng(seed_for("str-fedavg/instance:A"))
-    x_star = ls.sol.particular
-    f_star = 0.5 * x_star @ x_star
-    sharp = least_squares_sharpness(ls.U, ls.N)
-    n = x_star.size
-    tik = {eta: np.linalg.solve(ls.H + eta * np.eye(n), ls.c) for eta in ETAS}
+    inner, rng = _ls(), np.random.default_rng(seed_for("str-fedavg/instance:A"))
+    x_star = inner.x_star  # U^+ v = argmin_{X*} ||x||
+    outer = SquaredDistance(np.zeros(inner.dim))
+    f_star = float(outer.value(x_star))
+    sharp = least_squares_sharpness(inner.U, inner.N)
     rand = _random_points(rng, x_star)
-    algs = {eta: _run_alg1(ls, lambda x: x, 1.0, eta, rng.standard_normal(n)) for eta in ALG_ETAS}
+    algs = {eta: _run_alg1(inner, outer, eta, rng.standard_normal(inner.dim)) for eta in ALG_ETAS}
 
     def block(points, eta, kind):
-        d = points - tik[eta] if eta in tik else points - np.linalg.solve(ls.H + eta * np.eye(n), ls.c)
-        err = 0.5 * np.einsum("pi,ij,pj->p", d, ls.H + eta * np.eye(n), d)
         e = points - x_star
         return {
             "eta": eta,
             "kind": kind,
-            "hg": ls.h(points),
-            "fg": 0.5 * np.sum(points * points, axis=1) - f_star,
-            "dist": ls.sol.distance(points),
+            "hg": inner.value(points),
+            "fg": outer.value(points) - f_star,
+            "dist": inner.solution_set.distance(points),
             "sq": np.sum(e * e, axis=1),
-            "err": err,
+            "err": tikhonov_gap(inner, outer, eta, points),
         }
 
-    tik_points = np.stack([tik[e] for e in ETAS])
+    tik_points = tikhonov_point(inner, outer, np.array(ETAS))
     blocks = [block(rand, eta, "random") for eta in ETAS]
     blocks += [block(tik_points, eta, "tikhonov") for eta in ETAS]
     blocks += [block(algs[eta], eta, "alg1") for eta in ALG_ETAS]
@@ -212,25 +188,23 @@ def _instance_a() -> _Rows:
 @cache
 def _instance_b() -> _Rows:
     """(B): LS(30, 50, 5) with the Huber outer, ``mu = 0.05`` (module docstring)."""
-    ls, rng = _ls(), np.random.default_rng(seed_for("str-fedavg/instance:B"))
-    n = ls.U.shape[1]
-    inner = InnerLeastSquares.split(ls.U, ls.v, ls.N)
-    outer = HuberL1(HUBER_MU, dim=n)
+    inner, rng = _ls(), np.random.default_rng(seed_for("str-fedavg/instance:B"))
+    outer = HuberL1(HUBER_MU, dim=inner.dim)
     ref = bilevel_optimum(inner, outer)
     tik = tikhonov_reference(inner, outer, np.array(ETAS))
     f_eta_star = dict(zip(ETAS, tik.value))
     rand = _random_points(rng, ref.x_star)
-    algs = {eta: _run_alg1(ls, outer.grad, outer.L, eta, rng.standard_normal(n)) for eta in ALG_ETAS}
+    algs = {eta: _run_alg1(inner, outer, eta, rng.standard_normal(inner.dim)) for eta in ALG_ETAS}
 
     def block(points, eta, kind):
-        hg, f = ls.h(points), outer.value(points)
+        hg, f = inner.value(points), outer.value(points)
         e = points - ref.x_star
         return {
             "eta": eta,
             "kind": kind,
             "hg": hg,
             "fg": f - ref.f_star,
-            "dist": ls.sol.distance(points),
+            "dist": inner.solution_set.distance(points),
             "sq": np.sum(e * e, axis=1),
             "err": hg + eta * f - f_eta_star[eta],
         }
@@ -241,7 +215,7 @@ def _instance_b() -> _Rows:
     consts = {
         "mu_f": 0.0,
         "kappa": 2.0,
-        "alpha": least_squares_sharpness(ls.U, ls.N).alpha,
+        "alpha": least_squares_sharpness(inner.U, inner.N).alpha,
         "G": float(ref.grad_norm),
         "M": float(ref.M),
     }
@@ -253,45 +227,49 @@ def _instance_b() -> _Rows:
 
 
 @dataclass(frozen=True)
-class _ResidualNorm:
-    """(C): ``h = ||U x - v||_2`` on a consistent 5 x 8 system, ``f = 1/2 ||x - x0||^2`` (spec W-2, 4.3)."""
+class _RN:
+    """(C): ``h = ||U x - v||_2`` on a consistent system with ``f = 1/2 ||x - x0||^2`` (spec W-2, 4.3), and the
+    bilevel solution ``x* = Pi(x0)``.
 
-    U: np.ndarray
-    v: np.ndarray
-    x0: np.ndarray
-    sol: AffineSolutionSet
+    Attributes
+    ----------
+    case : ResidualNormInstance
+        ``inner`` (:class:`~fedtheory.problems.bilevel.ResidualNorm`, ``alpha = sigma_r(U)``), ``outer``, ``x0``.
+    x_star : ndarray
+        ``Pi(x0)``.
+    eta_crit : float
+        ``1/||(U^+)'(x0 - x*)||``: ``x_eta = x*`` iff ``eta <= eta_crit``
+        (:func:`~fedtheory.problems.bilevel.exact_regularization_threshold`, spec W-2).
+    eta_paper : float
+        The Case iii condition's bound ``alpha/(2 ||grad f(x*)||)`` (Prop. 2, line 265).
+    """
+
+    case: ResidualNormInstance
+    x_star: np.ndarray
+    eta_crit: float
+    eta_paper: float
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, m: int = 5, n: int = 8) -> _RN:
+        """:func:`~fedtheory.problems.bilevel.residual_norm_instance` (``U`` m x n Gaussian, ``x0 ~ N(0, 9I)``)."""
+        case = residual_norm_instance(rng, m=m, n=n)
+        h = case.inner
+        x_star = h.solution_set.project(case.x0)
+        eta_paper = h.alpha / (2 * float(np.linalg.norm(x_star - case.x0)))
+        return cls(case, x_star, exact_regularization_threshold(h.U, h.v, case.x0), eta_paper)
 
     @property
-    def x_star(self) -> np.ndarray:
-        return self.sol.project(self.x0)
+    def h(self):
+        return self.case.inner
 
     @property
-    def alpha(self) -> float:
-        return residual_norm_sharpness(self.U, 2).alpha
-
-    @property
-    def eta_crit(self) -> float:
-        """``1/||(U^+)'(x0 - x*)||``: ``x_eta = x*`` iff ``eta <= eta_crit`` (spec W-2)."""
-        return 1.0 / float(np.linalg.norm(self.sol.pinv.T @ (self.x0 - self.x_star)))
-
-    @property
-    def eta_paper(self) -> float:
-        """The Case iii condition's bound ``alpha/(2 ||grad f(x*)||)`` (Prop. 2, line 265)."""
-        return self.alpha / (2 * float(np.linalg.norm(self.x_star - self.x0)))
-
-    def h(self, x) -> np.ndarray:
-        return np.linalg.norm(np.asarray(x) @ self.U.T - self.v, axis=-1)
-
-
-def _residual_norm(rng: np.random.Generator, m: int = 5, n: int = 8) -> _ResidualNorm:
-    U = rng.standard_normal((m, n))
-    v = U @ rng.standard_normal(n)
-    return _ResidualNorm(U, v, 3.0 * rng.standard_normal(n), AffineSolutionSet(U, v))
+    def x0(self) -> np.ndarray:
+        return self.case.x0
 
 
 @cache
-def _rn() -> _ResidualNorm:
-    return _residual_norm(np.random.default_rng(seed_for("str-fedavg/instance:C")))
+def _rn() -> _RN:
+    return _RN.draw(np.random.default_rng(seed_for("str-fedavg/instance:C")))
 
 
 @cache
@@ -305,20 +283,20 @@ def _instance_c() -> _Rows:
     rand = _random_points(rng, x_star)
 
     def block(points, eta, kind):
-        hg, e = rn.h(points), points - x_star
+        hg, e = rn.h.value(points), points - x_star
         fg = 0.5 * np.sum((points - rn.x0) ** 2, axis=1) - f_star
         return {
             "eta": eta,
             "kind": kind,
             "hg": hg,
             "fg": fg,
-            "dist": rn.sol.distance(points),
+            "dist": rn.h.solution_set.distance(points),
             "sq": np.sum(e * e, axis=1),
             "err": hg + eta * (0.5 * np.sum((points - rn.x0) ** 2, axis=1)) - eta * f_star,
         }
 
     blocks = [block(rand, eta, "random") for eta in etas] + [block(x_star[None], eta, "tikhonov") for eta in etas]
-    consts = {"mu_f": 1.0, "kappa": 1.0, "alpha": rn.alpha, "G": float(np.linalg.norm(x_star - rn.x0)), "M": f_star}
+    consts = {"mu_f": 1.0, "kappa": 1.0, "alpha": rn.h.alpha, "G": float(np.linalg.norm(x_star - rn.x0)), "M": f_star}
     info = {
         "note": "h = ||Ux - v||_2 is not differentiable on X*: outside Assumption 1 (h_i L-smooth)",
         "eta_paper": rn.eta_paper,
@@ -408,12 +386,12 @@ def _tightness_probe(mu_f: float) -> dict:
     """V3 tightness probe on (A): along ``x = x* + s u``, ``u = -grad f(x*)/||grad f(x*)||`` (normal to ``X*``),
     the ratio of ``f - f*`` to the printed lower bound ``(mu_f/2)||x - x*||^2 - ||grad f(x*)|| dist``."""
     ls = _ls()
-    x_star = ls.sol.particular
+    x_star = ls.x_star
     G = float(np.linalg.norm(x_star))
     s = np.logspace(-6, -1, 6)
     x = x_star - s[:, None] * x_star / G
     fg = 0.5 * np.sum(x * x, axis=1) - 0.5 * x_star @ x_star
-    lower = mu_f / 2 * s**2 - G * ls.sol.distance(x)
+    lower = mu_f / 2 * s**2 - G * ls.solution_set.distance(x)
     return {"tightness (A), s -> ratio (f - f*)/printed lower bound": dict(zip(s.tolist(), (fg / lower).tolist()))}
 
 
@@ -599,14 +577,14 @@ def _eq13_rows() -> list[dict]:
     for name, scale in (("LS(30,50,5)", 1.0), (f"LS(30,50,5) rows x {EQ13_SCALE:g}", EQ13_SCALE)):
         ls = _ls(scale)
         sharp = least_squares_sharpness(ls.U, ls.N)
-        pts = np.vstack([_random_points(rng, ls.sol.particular), ls.sol.particular + rays[:, None] * sharp.direction])
-        out.append({"name": name, "kappa": 2.0, "alpha": sharp.alpha, "hg": ls.h(pts), "dist": ls.sol.distance(pts)})
+        pts = np.vstack([_random_points(rng, ls.x_star), ls.x_star + rays[:, None] * sharp.direction])
+        dist = ls.solution_set.distance(pts)
+        out.append({"name": name, "kappa": 2.0, "alpha": sharp.alpha, "hg": ls.value(pts), "dist": dist})
     rn = _rn()
-    d = residual_norm_sharpness(rn.U, 2).direction
+    d = residual_norm_sharpness(rn.h.U, 2).direction
     pts = np.vstack([_random_points(rng, rn.x_star), rn.x_star + rays[:, None] * d])
-    out.append(
-        {"name": "C: ||Ux - v||_2", "kappa": 1.0, "alpha": rn.alpha, "hg": rn.h(pts), "dist": rn.sol.distance(pts)}
-    )
+    dist = rn.h.solution_set.distance(pts)
+    out.append({"name": "C: ||Ux - v||_2", "kappa": 1.0, "alpha": rn.h.alpha, "hg": rn.h.value(pts), "dist": dist})
     return out
 
 
@@ -681,14 +659,14 @@ def weak_sharp_ls(ctx: Context) -> Evidence:
     """V1: the exact kappa = 2 constant of least squares (spec W-1)."""
     ls, rng = _ls(), ctx.rng()
     sharp = least_squares_sharpness(ls.U, ls.N)
-    n = ls.U.shape[1]
-    base = ls.sol.project(rng.standard_normal(n))
+    n = ls.dim
+    base = ls.solution_set.project(rng.standard_normal(n))
     s = 10.0 ** rng.uniform(-6, 3, 10_000)
     pts = base + s[:, None] * rng.standard_normal((s.size, n))
-    d2 = ls.sol.distance(pts) ** 2
-    gap = ls.h(pts)
+    d2 = ls.solution_set.distance(pts) ** 2
+    gap = ls.value(pts)
     ray = np.logspace(-3, 2, 11)
-    gap_ray = ls.h(base + ray[:, None] * sharp.direction)
+    gap_ray = ls.value(base + ray[:, None] * sharp.direction)
     measured = np.concatenate([sharp.alpha * d2, gap, gap_ray])
     bound = np.concatenate([gap, sharp.beta * d2, sharp.alpha * ray**2])
     side = ["alpha_2 dist^2 <= gap"] * s.size + ["gap <= beta dist^2"] * s.size + ["gap along v_r <= alpha_2 s^2"] * 11
@@ -704,13 +682,6 @@ def weak_sharp_ls(ctx: Context) -> Evidence:
     return Evidence(measured, bound, "<=", rtol=RTOL, grid={"side": side, "s": radius}, witness=witness)
 
 
-def _log_cosh(y) -> np.ndarray:
-    """``log cosh y``, accurate at small ``|y|`` (``log1p(2 sinh^2(y/2))``) and without overflow at large ``|y|``."""
-    y = np.asarray(y, dtype=float)
-    small = np.abs(y) < 1
-    return np.where(small, np.log1p(2 * np.sinh(np.where(small, y, 0) / 2) ** 2), log_cosh(y))
-
-
 @cache
 def _scans() -> dict:
     """Ray scans (spec W-4 step 4, V2) of four instances: ``rho_kappa(s) = min_d (h(Pi x0 + s d) - h*)/s^kappa`` over
@@ -721,20 +692,20 @@ def _scans() -> dict:
     ls = _ls()
     sharp = least_squares_sharpness(ls.U, ls.N)
     rn = _rn()
-    l2, l1 = residual_norm_sharpness(rn.U, 2), residual_norm_sharpness(rn.U, 1)
+    l2, l1 = residual_norm_sharpness(rn.h.U, 2), residual_norm_sharpness(rn.h.U, 1)
     A = rng.standard_normal((10, 20)) / np.sqrt(20)
     lc = AffineSolutionSet(A, A @ rng.standard_normal(20))
     cases = {
-        "LS(30,50,5)": (ls.h, ls.sol, sharp.direction, {2.0: sharp.alpha}),
-        "||Ux - v||_2 (5x8)": (rn.h, rn.sol, l2.direction, {1.0: l2.alpha}),
+        "LS(30,50,5)": (ls.value, ls.solution_set, sharp.direction, {2.0: sharp.alpha}),
+        "||Ux - v||_2 (5x8)": (rn.h.value, rn.h.solution_set, l2.direction, {1.0: l2.alpha}),
         "||Ux - v||_1 (5x8)": (
-            lambda x: np.sum(np.abs(np.asarray(x) @ rn.U.T - rn.v), axis=-1),
-            rn.sol,
+            lambda x: np.sum(np.abs(np.asarray(x) @ rn.h.U.T - rn.h.v), axis=-1),
+            rn.h.solution_set,
             l1.direction,
             {1.0: l1.alpha},
         ),
         "log-cosh (10x20)": (
-            lambda x: np.mean(_log_cosh(np.asarray(x) @ A.T - lc.v), axis=-1),
+            lambda x: np.mean(log_cosh(np.asarray(x) @ A.T - lc.v), axis=-1),
             lc,
             lc.row_basis[:, -1],
             {},
@@ -872,14 +843,13 @@ def weak_sharp_lasso(ctx: Context) -> Evidence:
 def tikhonov_path(ctx: Context) -> Evidence:
     """V4: Prop 2 (i-1) along the Tikhonov path and its decay orders; figure ``tikhonov-path``."""
     ls = _ls()
-    x_star = ls.sol.particular
+    x_star = ls.x_star
     M = 0.5 * x_star @ x_star
     eta = np.logspace(-4, 0, 20)
-    lam, Q = np.linalg.eigh(ls.H)
-    c = Q.T @ ls.c
-    x_eta = (c / (lam[None] + eta[:, None])) @ Q.T  # (H + eta I)^{-1} U'v/N in the eigenbasis
-    gap = ls.h(x_eta)
-    dist = np.linalg.norm(x_eta - x_star, axis=1)
+    tp = bilevel.tikhonov_path(ls, 1.0, eta)  # (H + eta I)^{-1} U'v/N in the singular basis (spec W-6)
+    x_eta = tp.x_eta
+    gap = ls.value(x_eta)
+    dist = tp.distance
     small = eta <= 1e-2
     fit_h, fit_d = loglog_slope(eta[small], gap[small]), loglog_slope(eta[small], dist[small])
     path = ctx.figure_path("tikhonov-path")
@@ -904,7 +874,7 @@ def tikhonov_path(ctx: Context) -> Evidence:
         "closed-form orders (W-6)": "gap ~ eta^2 (1/2) sum x*_i^2/lambda_i, dist ~ eta ||H^+ x*||",
         "M = f* - inf f": M,
         "linear-solve check max |x_eta - solve|": float(
-            np.max(np.abs(x_eta[-1] - np.linalg.solve(ls.H + eta[-1] * np.eye(x_star.size), ls.c)))
+            np.max(np.abs(x_eta - tikhonov_point(ls, SquaredDistance(np.zeros(ls.dim)), eta)))
         ),
     }
     grid = {"quantity": quantity, "eta": np.concatenate([eta, [np.nan, np.nan]])}
@@ -914,10 +884,10 @@ def tikhonov_path(ctx: Context) -> Evidence:
 # ---------------------------------------------------------------------------------------------------------------------
 # Exact regularization for kappa = 1 (spec W-2, V14)
 # ---------------------------------------------------------------------------------------------------------------------
-def _tikhonov_socp(rn: _ResidualNorm, eta: float) -> tuple[np.ndarray, float, dict]:
+def _tikhonov_socp(rn: _RN, eta: float) -> tuple[np.ndarray, float, dict]:
     """``argmin ||Ux - v||_2 + (eta/2)||x - x0||^2`` by Clarabel (certified), its value and certificate."""
     x = cp.Variable(rn.x0.size)
-    prob = cp.Problem(cp.Minimize(cp.norm(rn.U @ x - rn.v, 2) + eta / 2 * cp.sum_squares(x - rn.x0)))
+    prob = cp.Problem(cp.Minimize(cp.norm(rn.h.U @ x - rn.h.v, 2) + eta / 2 * cp.sum_squares(x - rn.x0)))
     cert = solve(prob)
     return x.value, float(prob.value), cert
 
@@ -978,7 +948,7 @@ def case_iii_exact(ctx: Context) -> Evidence:
     paper, crit, shapes = [], [], []
     for m, n in ((5, 8), (3, 10), (10, 12), (20, 30)):
         for _ in range(50):
-            rn = _residual_norm(rng, m, n)
+            rn = _RN.draw(rng, m, n)
             paper.append(rn.eta_paper)
             crit.append(rn.eta_crit)
             shapes.append(f"{m}x{n}")
@@ -1007,24 +977,16 @@ def _slack() -> dict:
     singular basis ``d_i = w_i/(1 + nu sigma_i^2)`` (``w = V'(x0 - x*)``) with ``||U d|| = (sum sigma_i^2 d_i^2)^{1/2}
     = delta``."""
     ls = _ls()
-    lam, Q = np.linalg.eigh(ls.H)
-    c = Q.T @ ls.c
-    x_star = ls.sol.particular
-
-    def point(log_eta):
-        return Q @ (c / (lam + np.exp(log_eta)))
-
-    a_dist, a_drop = [], []
-    for delta in DELTAS:
-        lo, hi = np.log(1e-16), np.log(1e6)
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if ls.h(point(mid)) < delta else (lo, mid)
-        x = point(lo)
-        a_dist.append(float(ls.sol.distance(x)))
-        a_drop.append(float(0.5 * x_star @ x_star - 0.5 * x @ x))
+    lo, hi = np.full(DELTAS.size, np.log(1e-16)), np.full(DELTAS.size, np.log(1e6))
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        below = bilevel.tikhonov_path(ls, 1.0, np.exp(mid)).inner_gap < DELTAS
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    a = bilevel.tikhonov_path(ls, 1.0, np.exp(lo))
+    a_dist = a.distance
+    a_drop = -np.sum(a.offset * (a.x_star + a.offset / 2), axis=1)  # f* - f(x_eta), no cancellation
     rn = _rn()
-    sigma, V = rn.sol.singular_values, rn.sol.row_basis
+    sigma, V = rn.h.solution_set.singular_values, rn.h.solution_set.row_basis
     w = V.T @ (rn.x0 - rn.x_star)  # x0 - x* lies in row(U); d = x_delta - x* = V d_r
 
     def shift(log_nu):
@@ -1041,8 +1003,8 @@ def _slack() -> dict:
         c_drop.append(float(0.5 * w @ w - 0.5 * np.sum((w - d) ** 2)))
     sharp = least_squares_sharpness(ls.U, ls.N)
     return {
-        "A": {"dist": np.array(a_dist), "drop": np.array(a_drop), "alpha": sharp.alpha, "kappa": 2.0, "tol": 1e-12},
-        "C": {"dist": np.array(c_dist), "drop": np.array(c_drop), "alpha": rn.alpha, "kappa": 1.0, "tol": 1e-12},
+        "A": {"dist": a_dist, "drop": a_drop, "alpha": sharp.alpha, "kappa": 2.0, "tol": 1e-12},
+        "C": {"dist": np.array(c_dist), "drop": np.array(c_drop), "alpha": rn.h.alpha, "kappa": 1.0, "tol": 1e-12},
     }
 
 
