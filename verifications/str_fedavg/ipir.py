@@ -70,6 +70,8 @@ from fedtheory.problems import FederatedQuadratic
 from fedtheory.problems.bilevel import LSPEnvelope
 from fedtheory.problems.solution_sets import AffineSolutionSet
 
+from . import printed
+
 PAPER = "str-fedavg"
 
 N_DIM, M_ROWS, N_CLIENTS = 100, 73, 10
@@ -204,9 +206,9 @@ def _hypotheses(run: _Run) -> dict:
     """Proposition 7's conditions on R_t and gamma_l (line 540) at the run's schedule, eta-hat = 11."""
     inst = _instance()
     eta = np.nan_to_num(run.eta)  # NaN at R_t = 0 (no schedule)
-    B2 = np.maximum(4 * eta, 4 * inst.L_h)
-    R_needed = 16 * (inst.L_h + ETA_HAT_PRINTED) ** 2 * (1 + B2)
-    gamma_l_max = 1 / (16 * (inst.L_h + eta) ** 2 * (1 + B2) * K_LOCAL * GAMMA_G)
+    B2 = printed.B2(eta, inst.L_h)  # B_ncvx^2 = max{4 eta, 4 L_h} (Lemma 3, line 184)
+    R_needed = printed.prop3_horizon(inst.L_h, 1.0, ETA_HAT_PRINTED, B2)
+    gamma_l_max = printed.gamma_l_max_lem5(inst.L_h, 1.0, eta, B2, K_LOCAL, GAMMA_G)
     gamma_l = run.gamma_tilde / (GAMMA_G * K_LOCAL)
     return {
         "R_t >= 16 (L_h + 11)^2 (1 + B_ncvx^2) (line 540)": f"met at {int(np.sum(run.R >= R_needed))} of "
@@ -463,7 +465,7 @@ def _prop7_bound(run: _Run, eta_w: np.ndarray) -> np.ndarray:
     R = run.R.astype(float)
     lnR = np.log(R)
     G2 = 2 * run.dist**2
-    W = 18 * (inst.L_h + eta_w) * G2 / GAMMA_G**2
+    W = printed.psi2(printed.smoothness(inst.L_h, 1.0, eta_w), printed.V_sigma(eta_w), K_LOCAL, GAMMA_G, G2)
     M = run.dist**2 / 2
     first = run.D0 / (R ** (P / 2) - 1) + 2 / (P * lnR * R ** (A_EXP - B_EXP)) * W / R**A_EXP
     inner = P * lnR * run.D0 / (R**B_EXP * (R ** (P / 2) - 1)) + 2 / R ** (2 * A_EXP) * W + 2 * P * lnR * M / R**B_EXP
@@ -518,7 +520,7 @@ def _thm3_i1_rhs(run: _Run, T: int, F_star: float, eta_hat: float, agg) -> float
     k = KAPPA
     D0, gnorm = agg(run.D0), agg(run.dist)
     G2, M = agg(2 * run.dist**2), agg(run.dist**2 / 2)
-    Wn = 18 * (inst.L_h + eta_hat) * G2 / GAMMA_G**2
+    Wn = printed.psi2(printed.smoothness(inst.L_h, 1.0, eta_hat), printed.V_sigma(eta_hat), K_LOCAL, GAMMA_G, G2)
     lnT = np.log(T)
     F0 = float(_F(run.y[0], 1 / LAM))
     c_sharp = C_LAM * gnorm / inst.alpha ** (1 / k)
@@ -771,7 +773,9 @@ def prop7_ii(ctx: Context) -> Evidence:
     run = _case_ii(T)[0]
     inst = _instance()
     R = run.R.astype(float)
-    W = 18 * (inst.L_h + ETA_II) * 2 * run.dist**2 / GAMMA_G**2
+    W = printed.psi2(
+        printed.smoothness(inst.L_h, 1.0, ETA_II), printed.V_sigma(ETA_II), K_LOCAL, GAMMA_G, 2 * run.dist**2
+    )
     b = run.D0 / (ETA_II * (R ** (P / 2) - 1)) + 2 * P * np.log(R) / (ETA_II * R) * (P * np.log(R) * W / R)
     return Evidence(
         measured=run.e2, bound=b, relation="<=", rtol=1e-12, grid={"t": np.arange(T), "R_t": run.R},

@@ -56,6 +56,8 @@ from fedtheory.problems.bilevel import (
     tikhonov_reference,
 )
 
+from . import printed
+
 PAPER = "str-fedavg"
 RTOL = 1e-9
 
@@ -126,37 +128,37 @@ class _Printed:
     @property
     def L(self) -> float:
         """``L_h + eta L_f``."""
-        return self.L_h + self.eta * self.L_f
+        return printed.smoothness(self.L_h, self.L_f, self.eta)
 
     @property
     def B2(self) -> float:
-        """``B^2 = max{4 eta L_f B_f^2, 4 L_h B_h^2}`` (Lemma 2, line 125; ``B_f = B_h = 1``)."""
-        return max(4 * self.eta * self.L_f, 4 * self.L_h)
+        """``B^2 = max{4 eta L_f, 4 L_h}`` (Lemma 2, line 125; ``B_f = B_h = 1``)."""
+        return float(printed.B2(self.eta, self.L_h, self.L_f))
 
     @property
     def V(self) -> float:
-        """``2 eta^2 sigma_f^2 + 2 sigma_h^2``."""
-        return 2 * self.eta**2 * self.sigma_f2 + 2 * self.sigma_h2
+        """``V_sigma = 2 eta^2 sigma_f^2 + 2 sigma_h^2``."""
+        return printed.V_sigma(self.eta, self.sigma_f2, self.sigma_h2)
 
     @property
     def psi1(self) -> float:
-        """``V/(K S) + (1 - S/N)(4/S) G^2``."""
-        return self.V / (self.K * self.S) + (1 - self.S / self.N) * 4 * self.G2 / self.S
+        """``Psi_1 = V/(K S) + (1 - S/N)(4/S) G^2`` (Proposition 1, line 246)."""
+        return printed.psi1(self.V, self.K, self.S, self.N, self.G2)
 
     @property
     def psi2(self) -> float:
-        """``9 L V/(K gamma_g^2) + 18 L G^2/gamma_g^2``."""
-        return (9 * self.L * self.V / self.K + 18 * self.L * self.G2) / self.gamma_g**2
+        """``Psi_2 = 9 L V/(K gamma_g^2) + 18 L G^2/gamma_g^2`` (Proposition 1, line 246)."""
+        return printed.psi2(self.L, self.V, self.K, self.gamma_g, self.G2)
 
     @property
     def gamma_l_5(self) -> float:
         """Lemma 5/7 condition: ``gamma_l <= 1/(16 K gamma_g (L_h + eta L_f)^2 (1 + B^2))`` (lines 227, 409)."""
-        return 1 / (16 * self.K * self.gamma_g * self.L**2 * (1 + self.B2))
+        return printed.gamma_l_max_lem5(self.L_h, self.L_f, self.eta, self.B2, self.K, self.gamma_g)
 
     @property
     def gamma_l_6(self) -> float:
         """Lemma 6 condition: ``gamma_l <= 1/(27 K B^2 (L_h + eta L_f))`` (line 236)."""
-        return 1 / (27 * self.K * self.B2 * self.L)
+        return printed.gamma_l_max_lem6(self.L_h, self.L_f, self.eta, self.B2, self.K)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -382,11 +384,6 @@ def _runs(kind: str) -> tuple[_RunCell, ...]:
     return tuple(cells)
 
 
-def _sum_theta(theta_value: float, R: int) -> float:
-    """``sum_{r=1}^R theta^r`` (``R`` when ``theta = 1``)."""
-    return R if theta_value == 1 else theta_value * np.expm1(R * np.log(theta_value)) / (theta_value - 1)
-
-
 @cache
 def _run_table(kind: str) -> dict:
     """Per (cell, R, xbar^0) entry: outputs of both kinds and every printed right side."""
@@ -407,7 +404,7 @@ def _run_table(kind: str) -> dict:
         d0 = np.sum((cell.x[0] - x_eta) ** 2, axis=-1)
         for R in RUN_RS:
             dR = np.sum((cell.x[R] - x_eta) ** 2, axis=-1)
-            err1 = d0 / (gt * _sum_theta(th, R)) + gt * c.psi1 + gt**2 * c.psi2
+            err1 = d0 / (gt * printed.sum_theta(th, R)) + gt * c.psi1 + gt**2 * c.psi2
             err4 = 3 / (gt * R) * (d0 - dR) + 3 * gt * c.psi1 + 3 * gt**2 * c.psi2
             for kind_out in ("printed", "theta_avg"):
                 out = np.einsum("r,rpd->pd", weights(th, R, kind_out), cell.x[:R])
@@ -428,7 +425,7 @@ def _run_table(kind: str) -> dict:
                 R=np.full(2, R),
                 x0=np.arange(2),
                 gamma_tilde=np.full(2, gt),
-                R_prop3=np.full(2, 16 * c.L**2 * (1 + c.B2) / mu_f if mu_f else 0.0),
+                R_prop3=np.full(2, printed.prop3_horizon(c.L_h, c.L_f, eta, c.B2, mu_f) if mu_f else 0.0),
             )
     table = {k: np.concatenate(v) for k, v in rows.items()}
     table.update(M=ref.M, grad_norm=ref.grad_norm, alpha=inner.alpha_2)
@@ -733,10 +730,10 @@ def _mc(quick: bool) -> dict:
             acc += th ** (r - 1) * state.x  # sum_r theta^r xbar^{r-1}, with theta^1 factored out
             state = str_round(state, h_oracle, f_oracle, params, rng, N=inner.N)
         outs = {
-            "printed": th * acc / _sum_theta(th, R - 1),
-            "theta_avg": th * acc / _sum_theta(th, R),
+            "printed": th * acc / printed.sum_theta(th, R - 1),
+            "theta_avg": th * acc / printed.sum_theta(th, R),
         }
-        row = {"gamma_tilde": gt, "R": R, "err": np.sum(x_eta**2) / (gt * _sum_theta(th, R)) + gt * c0.psi1}
+        row = {"gamma_tilde": gt, "R": R, "err": np.sum(x_eta**2) / (gt * printed.sum_theta(th, R)) + gt * c0.psi1}
         row["err"] += gt**2 * c0.psi2
         for kind, out in outs.items():
             row[kind] = {
@@ -747,7 +744,7 @@ def _mc(quick: bool) -> dict:
                 - ref.grad_norm * inner.solution_set.distance(out),
             }
         rows.append(row)
-    R_prop3 = 16 * c0.L**2 * (1 + c0.B2)
+    R_prop3 = printed.prop3_horizon(c0.L_h, c0.L_f, c0.eta, c0.B2)
     if min(r["R"] for r in rows) < R_prop3:
         raise AssertionError(f"V8 horizon below Prop 3's printed R >= {R_prop3:.1f}")
     return {"rows": rows, "M": ref.M, "grad_norm": ref.grad_norm, "G2": _G2("sq"), "R_prop3": R_prop3}

@@ -5,7 +5,7 @@ Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality bet
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
-Schedules (re-derived here from the paper, not imported): Algorithm 1 (lines 59-61) with gamma~ = gamma_l gamma_g K,
+Schedules (printed closed forms in log R, :mod:`.printed`): Algorithm 1 (lines 59-61) with gamma~ = gamma_l gamma_g K,
 strongly convex gamma~ = 1/(mu_f R)^a, eta = p ln R/(mu_f^b R^b); convex gamma~ = R^-a, eta = R^-b; Theorem 1
 Case iii gamma~ = p ln R/(mu_f R) with a constant eta; Proposition 7 / Algorithm 2 (lines 95, 540-552) with
 mu_f = L_f = 1: Case i gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b (Theorem 3: p = 2, a = 7/12, b = 5/12, R_t = t),
@@ -45,7 +45,10 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
+from fedtheory.algorithms.bilevel import printed_weights
 from fedtheory.claims import Context, Evidence, claim, seed_for
+
+from . import printed as pf
 
 PAPER = "str-fedavg"
 TOL = 1e-9  # relative tolerance of floating-point comparisons (rounding is ~1e-15)
@@ -64,49 +67,7 @@ AB = (
 )
 
 
-# --- schedules (Algorithm 1 line 61, Theorem 1 lines 131-141, Algorithm 2 line 95) -----------------------------------
-def _eta_sc(log_R, p, b, mu):
-    """Strongly convex regularization eta(R) = p ln R/(mu_f^b R^b) (Algorithm 1, line 61), from ``log_R`` = ln R."""
-    return p * log_R * np.exp(-b * (np.log(mu) + log_R))
-
-
-def _eta_hat_sc(p, b, mu):
-    """Theorem 1's eta^ := p/(e b mu_f^b) (line 131)."""
-    return p / (math.e * b * mu**b)
-
-
-def _B2(eta, L_h, L_f):
-    """Lemma 2's B^2 = max{4 eta L_f B_f^2, 4 L_h B_h^2} with B_f = B_h = 1 (Lemma 1), line 125."""
-    return np.maximum(4 * eta * L_f, 4 * L_h)
-
-
-def _log_adm16(L_h, L_f, eta, B2):
-    """ln of the largest gamma~ = gamma_l gamma_g K allowed by gamma_l <= 1/(16 K gamma_g (L_h + eta L_f)^2 (1 + B^2))
-    (Lemmas 5 and 7, Propositions 3 and 6; Theorem 1 with eta = eta^)."""
-    return -(math.log(16.0) + 2 * np.log(L_h + eta * L_f) + np.log1p(B2))
-
-
-def _log_adm27(L_h, L_f, eta, B2, gamma_g):
-    """ln of the largest gamma~ allowed by Lemma 6's gamma_l <= 1/(27 K B^2 (L_h + eta L_f)) (line 236)."""
-    return np.log(gamma_g) - np.log(27 * B2 * (L_h + eta * L_f))
-
-
-def _log_rmin_thm1(L_h, L_f, mu, p, a, b, B2):
-    """ln of Theorem 1 Case i's threshold max{(64(1+B^2)L_h^2)^(1/a)/mu_f,
-    (32 sqrt(1+B^2) p L_f/(e (a+2b) mu_f^((a+2b)/2)))^(4/(a+2b))} (line 133)."""
-    s = a + 2 * b
-    first = np.log(64 * (1 + B2) * L_h**2) / a - np.log(mu)
-    second = (4 / s) * (
-        math.log(32.0) + 0.5 * np.log1p(B2) + np.log(p) + np.log(L_f) - 1 - np.log(s) - s / 2 * np.log(mu)
-    )
-    return np.maximum(first, second)
-
-
-def _log_rmin_thm2(L_h, L_f, a, b, B2):
-    """ln of Theorem 2 Case i's threshold max{(64(1+B^2)L_h^2)^(1/a), (64(1+B^2)L_f^2)^(1/(a+2b))} (line 153)."""
-    return np.maximum(np.log(64 * (1 + B2) * L_h**2) / a, np.log(64 * (1 + B2) * L_f**2) / (a + 2 * b))
-
-
+# --- horizons and 30-digit theta^R ---------------------------------------------------------------------------------
 def _int_log(log_R, r_min: int = 1):
     """ln of the integer horizon max(ceil(R), r_min) (R itself where it exceeds 2^52, beyond float resolution).
     Schedules with eta = p ln R/R^b need r_min = 2: at R = 1 they give eta = 0, outside 'eta > 0' (line 55)."""
@@ -351,8 +312,8 @@ def _symbolic_monotone() -> str:
 def proof_eq8(ctx: Context) -> Evidence:
     a, b, p, mu, R, c = _schedule_grid(ctx, 30)
     log_R = np.log(R)
-    eta, gamma = _eta_sc(log_R, p, b, mu), (mu * R) ** -a
-    eta_hat = _eta_hat_sc(p, b, mu)
+    eta, gamma = pf.eta_sc(log_R, p, b, mu), (mu * R) ** -a
+    eta_hat = pf.eta_hat_sc(p, b, mu)
     v, w = _brackets(eta, c)
     v_hat, w_hat = _brackets(eta_hat, c)
     pref = 1 / (p * log_R * mu ** (a - b) * R ** (a - b))
@@ -378,9 +339,9 @@ def proof_eq8(ctx: Context) -> Evidence:
 def proof_h(ctx: Context) -> Evidence:
     a, b, p, mu, R, c = _schedule_grid(ctx, 30)
     log_R = np.log(R)
-    eta, gamma = _eta_sc(log_R, p, b, mu), (mu * R) ** -a
+    eta, gamma = pf.eta_sc(log_R, p, b, mu), (mu * R) ** -a
     v, w = _brackets(eta, c)
-    v_hat, w_hat = _brackets(_eta_hat_sc(p, b, mu), c)
+    v_hat, w_hat = _brackets(pf.eta_hat_sc(p, b, mu), c)
     printed = v_hat / (mu * R) ** a + w_hat / (mu * R) ** (2 * a) + 2 * p * log_R * c["M"] / (mu**b * R**b)
     return Evidence(
         measured=gamma * v + gamma**2 * w + 2 * eta * c["M"], bound=printed, relation="<=", rtol=TOL,
@@ -415,7 +376,7 @@ def eta_hat_thm1(ctx: Context) -> Evidence:
             for mu in (0.1, 1.0, 10.0):
                 value, _ = _sup_continuous(lambda u, p=p, b=b, mu=mu: p * u * math.exp(-b * u) / mu**b, 60 / b)
                 measured.append(value)
-                bound.append(_eta_hat_sc(p, b, mu))
+                bound.append(pf.eta_hat_sc(p, b, mu))
                 for k, v in zip(grid, (b, p, mu)):
                     grid[k].append(v)
         R = np.arange(1, 10**5 + 1, dtype=float)
@@ -827,8 +788,7 @@ def _printed_weight_sums(thetas, Rs):
     measured, grid = [], {"theta": [], "R": []}
     for theta in thetas:
         for R in Rs:
-            norm = sum(theta**s for s in range(1, R))
-            weights = [theta**r / norm for r in range(1, R + 1)]
+            weights = printed_weights(theta, R)
             if min(weights) <= 0:
                 raise RuntimeError("printed weights should be positive")
             measured.append(sum(weights))
@@ -937,13 +897,15 @@ def _thm1_state(ctx: Context, start: str) -> dict:
     n, steps = _profile(ctx)
     P = _thm1_params(n)
     c = _col(P)
-    eta_hat = _eta_hat_sc(c["p"], c["b"], c["mu_f"])
-    B2_hat = _B2(eta_hat, c["L_h"], c["L_f"])
+    eta_hat = pf.eta_hat_sc(c["p"], c["b"], c["mu_f"])
+    B2_hat = pf.B2(eta_hat, c["L_h"], c["L_f"])
     B2_start = B2_hat if start == "hat" else 4 * c["L_h"]
-    log_R = _int_log(_log_rmin_thm1(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], B2_start) + LN10 * steps, 2)
-    eta = _eta_sc(log_R, c["p"], c["b"], c["mu_f"])
+    log_R = _int_log(
+        pf.log_thm1_horizon(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], B2_start) + LN10 * steps, 2
+    )
+    eta = pf.eta_sc(log_R, c["p"], c["b"], c["mu_f"])
     return {
-        "P": P, "c": c, "n": n, "log_R": log_R, "eta": eta, "B2": _B2(eta, c["L_h"], c["L_f"]), "eta_hat": eta_hat,
+        "P": P, "c": c, "n": n, "log_R": log_R, "eta": eta, "B2": pf.B2(eta, c["L_h"], c["L_f"]), "eta_hat": eta_hat,
         "B2_hat": B2_hat, "log_gamma": -c["a"] * (np.log(c["mu_f"]) + log_R),
     }  # fmt: skip
 
@@ -954,12 +916,12 @@ def _thm2_state(ctx: Context, start: str) -> dict:
     n, steps = _profile(ctx)
     P = _thm2_params(n)
     c = _col(P)
-    B2_hat = _B2(1.0, c["L_h"], c["L_f"])
+    B2_hat = pf.B2(1.0, c["L_h"], c["L_f"])
     B2_start = B2_hat if start == "hat" else 4 * c["L_h"]
-    log_R = _int_log(_log_rmin_thm2(c["L_h"], c["L_f"], c["a"], c["b"], B2_start) + LN10 * steps)
+    log_R = _int_log(pf.log_thm2_horizon(c["L_h"], c["L_f"], c["a"], c["b"], B2_start) + LN10 * steps)
     eta = np.exp(-c["b"] * log_R)
     return {
-        "P": P, "c": c, "n": n, "log_R": log_R, "eta": eta, "B2": _B2(eta, c["L_h"], c["L_f"]), "B2_hat": B2_hat,
+        "P": P, "c": c, "n": n, "log_R": log_R, "eta": eta, "B2": pf.B2(eta, c["L_h"], c["L_f"]), "B2_hat": B2_hat,
         "log_gamma": -c["a"] * log_R,
     }  # fmt: skip
 
@@ -1026,8 +988,10 @@ _THM2_CASE_I = "Theorem 2 Case i (gamma~ = R^-a, eta = R^-b)"
 def thm1_cond(ctx: Context) -> Evidence:
     s = _thm1_state(ctx, "hat")
     c = s["c"]
-    log_adm = _log_adm16(c["L_h"], c["L_f"], s["eta_hat"], s["B2"])
-    consistent = s["log_gamma"] > _log_adm16(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"]) + math.log1p(TOL)
+    log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2"])
+    consistent = s["log_gamma"] > pf.log_gamma_tilde_max_lem5(
+        c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"]
+    ) + math.log1p(TOL)
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta^)": log_adm})
     return _implication(
         s, True, s["log_gamma"], log_adm, _K1,
@@ -1048,8 +1012,8 @@ def thm1_cond(ctx: Context) -> Evidence:
 def prop3_cond(ctx: Context) -> Evidence:
     s = _thm1_state(ctx, "lo")
     c = s["c"]
-    premise = s["log_R"] >= _log_rmin_thm1(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], s["B2"])
-    log_adm = _log_adm16(c["L_h"], c["L_f"], s["eta"], s["B2"])
+    premise = s["log_R"] >= pf.log_thm1_horizon(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], s["B2"])
+    log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta(R))": log_adm})
     return _implication(
         s, premise, s["log_gamma"], log_adm, _K1,
@@ -1070,8 +1034,8 @@ def prop3_cond(ctx: Context) -> Evidence:
 def prop3_cond_horizon(ctx: Context) -> Evidence:
     s = _thm1_state(ctx, "hat")
     c = s["c"]
-    premise = s["log_gamma"] <= _log_adm16(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
-    need = -_log_adm16(c["L_h"], c["L_f"], s["eta"], s["B2"]) - np.log(c["mu_f"])
+    premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
+    need = -pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"]) - np.log(c["mu_f"])
     return _implication(
         s, premise, need, s["log_R"], _K1,
         {"reading": "violations need mu_f R < 16(L_h + eta L_f)^2(1 + B^2) <= (mu_f R)^a, i.e. mu_f R < 1"},
@@ -1089,8 +1053,8 @@ def prop3_cond_horizon(ctx: Context) -> Evidence:
 def lem6_cond_thm1(ctx: Context) -> Evidence:
     s = _thm1_state(ctx, "hat")
     c = s["c"]
-    premise = s["log_gamma"] <= _log_adm16(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
-    log_adm = _log_adm27(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
+    premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
+    log_adm = pf.log_gamma_tilde_max_lem6(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "Lemma 6 admissible gamma~": log_adm})
     return _implication(s, premise, s["log_gamma"], log_adm, (*_K1, "gamma_g"), {}, inst)
 
@@ -1111,7 +1075,7 @@ def thm2_cond(ctx: Context) -> Evidence:
     for name, L_h in _ls_L_h().items():
         if not name.startswith("LS(20"):
             continue
-        log_r = float(_log_rmin_thm2(L_h, 20.0, 0.5, 0.25, _B2(1.0, L_h, 20.0)))
+        log_r = float(pf.log_thm2_horizon(L_h, 20.0, 0.5, 0.25, pf.B2(1.0, L_h, 20.0)))
         for k in (0, 1, 2):
             R = math.ceil(math.exp(log_r + k * LN10))
             measured.append(float(adm))
@@ -1139,7 +1103,7 @@ def thm2_cond(ctx: Context) -> Evidence:
 def thm2_cond_eta1(ctx: Context) -> Evidence:
     s = _thm2_state(ctx, "hat")
     c = s["c"]
-    log_adm = _log_adm16(c["L_h"], c["L_f"], 1.0, s["B2"])
+    log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta^ = 1)": log_adm})
     return _implication(s, True, s["log_gamma"], log_adm, _K2, {}, inst)
 
@@ -1156,8 +1120,8 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
 def prop6_cond(ctx: Context) -> Evidence:
     s = _thm2_state(ctx, "lo")
     c = s["c"]
-    premise = s["log_R"] >= _log_rmin_thm2(c["L_h"], c["L_f"], c["a"], c["b"], s["B2"])
-    log_adm = _log_adm16(c["L_h"], c["L_f"], s["eta"], s["B2"])
+    premise = s["log_R"] >= pf.log_thm2_horizon(c["L_h"], c["L_f"], c["a"], c["b"], s["B2"])
+    log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta(R))": log_adm})
     return _implication(
         s, premise, s["log_gamma"], log_adm, _K2,
@@ -1177,8 +1141,8 @@ def prop6_cond(ctx: Context) -> Evidence:
 def lem6_cond_thm2(ctx: Context) -> Evidence:
     s = _thm2_state(ctx, "hat")
     c = s["c"]
-    premise = s["log_gamma"] <= _log_adm16(c["L_h"], c["L_f"], 1.0, s["B2_hat"])
-    log_adm = _log_adm27(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
+    premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2_hat"])
+    log_adm = pf.log_gamma_tilde_max_lem6(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "Lemma 6 admissible gamma~": log_adm})
     return _implication(s, premise, s["log_gamma"], log_adm, (*_K2, "gamma_g"), {}, inst)
 
@@ -1210,19 +1174,19 @@ def lem6_cond(ctx: Context) -> Evidence:
     source += [r[0] for r in rows]
     L_h, L_f, eta = (np.append(v, [r[k] for r in rows]) for k, v in ((1, L_h), (2, L_f), (3, eta)))
     gamma_g = np.append(gamma_g, np.ones(len(rows)))
-    B2 = _B2(eta, L_h, L_f)
+    B2 = pf.B2(eta, L_h, L_f)
     instances = {}
     for i, (label, lh, _, _) in enumerate(rows, start=n):
         a16, a27 = (
-            np.exp(_log_adm16(L_h[i], L_f[i], eta[i], B2[i])),
-            np.exp(_log_adm27(L_h[i], L_f[i], eta[i], B2[i], 1.0)),
+            np.exp(pf.log_gamma_tilde_max_lem5(L_h[i], L_f[i], eta[i], B2[i])),
+            np.exp(pf.log_gamma_tilde_max_lem6(L_h[i], L_f[i], eta[i], B2[i], 1.0)),
         )
         binding = "Lemma 6" if a27 < a16 else "Prop 3/6"
         instances[label] = (
             f"L_h = {lh:.4g}: Prop 3/6 admissible gamma~ = {a16:.4g}, Lemma 6 admissible gamma~ = {a27:.4g}, "
             f"binding: {binding}"
         )
-    log_ratio = _log_adm16(L_h, L_f, eta, B2) - _log_adm27(L_h, L_f, eta, B2, gamma_g)
+    log_ratio = pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, B2) - pf.log_gamma_tilde_max_lem6(L_h, L_f, eta, B2, gamma_g)
     bad = log_ratio > math.log1p(TOL)
     return Evidence(
         measured=np.exp(log_ratio), bound=1.0, relation="<=", rtol=TOL,
@@ -1275,7 +1239,7 @@ def _prop7_state(ctx: Context, case: str) -> dict:
 )
 def prop7_cond(ctx: Context) -> Evidence:
     s = _prop7_state(ctx, "i")
-    log_adm = _log_adm16(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
+    log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
     return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "a", "b"), {})
 
 
@@ -1290,7 +1254,7 @@ def prop7_cond(ctx: Context) -> Evidence:
 )
 def prop7_cond_ii(ctx: Context) -> Evidence:
     s = _prop7_state(ctx, "ii")
-    log_adm = _log_adm16(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
+    log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
     return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "eta"), {})
 
 

@@ -92,6 +92,8 @@ from fedtheory.problems.bilevel import (
 )
 from fedtheory.problems.solution_sets import AffineSolutionSet
 
+from . import printed
+
 PAPER = "str-fedavg"
 N_CLIENTS, ROWS, DIM = 4, 20, 40
 K, GAMMA_G = 2, 1.0
@@ -151,38 +153,36 @@ def _huber_bilevel() -> BilevelReference:
 # ---------------------------------------------------------------------------------------------------------------------
 # Printed constants and conditions. The ``_bound_*`` functions return the printed terms; the bound is their sum.
 # ---------------------------------------------------------------------------------------------------------------------
-def _eta_hat_sc(p: float) -> float:
-    """``eta_hat = p/(e b mu_f^b)`` (Theorem 1, line 131), ``mu_f = 1``."""
-    return p / (math.e * B_SC)
-
-
-def _B2(eta: float, L_f: float, L_h: float) -> float:
-    """``B^2 = max{4 eta L_f B_f^2, 4 L_h B_h^2}``, ``B_f = B_h = 1`` (Lemma 2, line 125; Lemma 1)."""
-    return max(4 * eta * L_f, 4 * L_h)
-
-
 def _thm1_threshold(p: float, L_h: float, L_f: float = 1.0, mu_f: float = 1.0) -> tuple[float, float]:
-    """Theorem 1 Case i horizon (line 133) and the smallest ``R`` meeting the step condition (line 131)."""
-    B2 = _B2(_eta_hat_sc(p), L_f, L_h)
-    a, b = A_SC, B_SC
-    horizon = max(
-        (64 * (1 + B2) * L_h**2) ** (1 / a) / mu_f,
-        (32 * math.sqrt(1 + B2) * p * L_f / (math.e * (a + 2 * b) * mu_f ** ((a + 2 * b) / 2))) ** (4 / (a + 2 * b)),
-    )
-    # gamma_l = gamma~/(gamma_g K) <= 1/(16 (L_h + eta_hat L_f)^2 (1 + B^2) K gamma_g)  <=>  gamma~ <= 1/(16 ...)
-    step = (16 * (L_h + _eta_hat_sc(p) * L_f) ** 2 * (1 + B2) * mu_f**a) ** (1 / a)
-    return horizon, step
+    """Theorem 1 Case i horizon (line 133) and the smallest ``R`` meeting the step condition (line 131): ``gamma_l =
+    gamma~/(gamma_g K) <= 1/(16 (L_h + eta_hat L_f)^2 (1 + B^2) K gamma_g)`` with ``gamma~ = (mu_f R)^{-a}``."""
+    eta_hat = printed.eta_hat_sc(p, B_SC, mu_f)
+    B2 = printed.B2(eta_hat, L_h, L_f)
+    horizon = printed.thm1_horizon(L_h, L_f, mu_f, p, A_SC, B_SC, B2)
+    step = printed.gamma_l_max_lem5(L_h, L_f, eta_hat, B2, 1, 1.0) ** (-1 / A_SC) / mu_f
+    return float(horizon), float(step)
 
 
 def _thm2_threshold(L_h: float, L_f: float, eta_hat: float = 1.0) -> tuple[float, float]:
-    """Theorem 2 Case i horizon (line 153) and the smallest ``R`` meeting the step condition of Theorem 1."""
-    B2 = _B2(eta_hat, L_f, L_h)
-    horizon = max((64 * (1 + B2) * L_h**2) ** (1 / A_CV), (64 * (1 + B2) * L_f**2) ** (1 / (A_CV + 2 * B_CV)))
-    step = (16 * (L_h + eta_hat * L_f) ** 2 * (1 + B2)) ** (1 / A_CV)
-    return horizon, step
+    """Theorem 2 Case i horizon (line 153) and the smallest ``R`` meeting the step condition of Theorem 1 with
+    ``gamma~ = R^{-a}``."""
+    B2 = printed.B2(eta_hat, L_h, L_f)
+    horizon = printed.thm2_horizon(L_h, L_f, A_CV, B_CV, B2)
+    step = printed.gamma_l_max_lem5(L_h, L_f, eta_hat, B2, 1, 1.0) ** (-1 / A_CV)
+    return float(horizon), float(step)
 
 
-def _bound_eq8(R, p, Q2, W, Y_S=0.0, mu_f=1.0):
+def _W(L_h: float, eta_hat: float, L_f: float, G2: float) -> float:
+    """Theorem 1's ``W`` (line 147) at ``sigma_f = sigma_h = 0``: ``18 (L_h + eta_hat L_f) G^2``."""
+    return printed.W(printed.smoothness(L_h, L_f, eta_hat), printed.V_sigma(eta_hat), K, G2)
+
+
+def _Y(eta_hat: float, G2: float) -> float:
+    """Theorem 1's ``Y`` (line 147) at ``sigma_f = sigma_h = 0`` and ``S = N``: ``0``."""
+    return printed.Y(printed.V_sigma(eta_hat), K, N_CLIENTS, N_CLIENTS, G2)
+
+
+def _bound_eq8(R, p, Q2, W, Y_S, mu_f=1.0):
     """Bound (8) (line 384): ``mu_f Q^2/(2/(1 - p ln R/(2R))^R - 2) + [1/(p ln R mu^{a-b} R^{a-b})] (Y/S + W/(mu^a
     R^a gamma_g^2))``."""
     a, b = A_SC, B_SC
@@ -193,7 +193,7 @@ def _bound_eq8(R, p, Q2, W, Y_S=0.0, mu_f=1.0):
     return first, Y_S / scale, W / (mu_f**a * R**a * GAMMA_G**2) / scale
 
 
-def _bound_f_thm1(R, p, Q2, W, Y_S=0.0, mu_f=1.0):
+def _bound_f_thm1(R, p, Q2, W, Y_S, mu_f=1.0):
     """Final f-gap bound of the proof of Theorem 1 (line 393): (8) with first coefficient ``mu_f/(2(R^{p/2}-1))``."""
     a, b = A_SC, B_SC
     first = mu_f * Q2 / (2 * (R ** (p / 2) - 1))
@@ -201,7 +201,7 @@ def _bound_f_thm1(R, p, Q2, W, Y_S=0.0, mu_f=1.0):
     return first, Y_S / scale, W / (mu_f**a * R**a * GAMMA_G**2) / scale
 
 
-def _bound_h_thm1(R, p, Q2, W, M, Y_S=0.0, mu_f=1.0):
+def _bound_h_thm1(R, p, Q2, W, M, Y_S, mu_f=1.0):
     """h-gap bound of the proof of Theorem 1 (i-2) (line 400): ``p ln R mu^{1-b} Q^2/(2 R^b (R^{p/2}-1)) + Y/(S mu^a
     R^a) + W/(mu^{2a} R^{2a} gamma_g^2) + 2 p M ln R/(mu^b R^b)``."""
     a, b = A_SC, B_SC
@@ -214,14 +214,14 @@ def _bound_h_thm1(R, p, Q2, W, M, Y_S=0.0, mu_f=1.0):
     )
 
 
-def _bound_f_thm2(R, Qt2, W, Y_S=0.0):
+def _bound_f_thm2(R, Qt2, W, Y_S):
     """Proposition 6 (i-2) upper (line 505) with ``gamma~ = R^{-a}``, ``eta = R^{-b}``: ``3 Q~^2/(eta gamma~ R) +
     (3 gamma~/eta) Y/S + (3 gamma~^2/eta) W/gamma_g^2``."""
     g, e = R**-A_CV, R**-B_CV
     return 3 * Qt2 / (e * g * R), 3 * g / e * Y_S, 3 * g * g / e * W / GAMMA_G**2
 
 
-def _bound_h_thm2(R, Qt2, W, M, Y_S=0.0):
+def _bound_h_thm2(R, Qt2, W, M, Y_S):
     """Proposition 6 (i-1) (line 499) with the Case i schedule: ``3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2
     W/gamma_g^2 + 2 eta M``."""
     g, e = R**-A_CV, R**-B_CV
@@ -333,11 +333,6 @@ def _sc_constants() -> _SCConstants:
     return _SCConstants(ref.x_star, ref.f_star, ref.grad_norm, ref.M, 4 * inst.square.L * ref.M)
 
 
-def _W(L_h: float, eta_hat: float, L_f: float, G2: float) -> float:
-    """``W = 9 (L_h + eta_hat L_f)(2 eta_hat^2 sigma_f^2 + 2 sigma_h^2)/K + 18 (L_h + eta_hat L_f) G^2``, sigma = 0."""
-    return 18 * (L_h + eta_hat * L_f) * G2
-
-
 @cache
 def _sc_table(exponents: tuple[int, ...]) -> dict:
     """Theorem 1 Case i: gaps and printed bounds for every (p, R, output)."""
@@ -350,7 +345,8 @@ def _sc_table(exponents: tuple[int, ...]) -> dict:
     for p in PS:
         horizon, step = _thm1_threshold(p, inst.inner.L_h)
         thresholds[p] = {"horizon": horizon, "step_condition_R": step}
-        W = _W(inst.inner.L_h, _eta_hat_sc(p), 1.0, k.G2)
+        W = _W(inst.inner.L_h, printed.eta_hat_sc(p, B_SC), 1.0, k.G2)
+        Y_S = _Y(printed.eta_hat_sc(p, B_SC), k.G2) / N_CLIENTS
         for e in exponents:
             R = 2**e
             run = _sc_run(R, p)
@@ -363,9 +359,9 @@ def _sc_table(exponents: tuple[int, ...]) -> dict:
                 rows["fg"].append(0.5 * float(x @ x) - k.f_star)
                 rows["hg"].append(float(inst.h(x)))
                 rows["dist"].append(float(inst.dist(x)))
-                rows["b8"].append(sum(_bound_eq8(R, p, Q2, W)))
-                rows["bf_terms"].append(_bound_f_thm1(R, p, Q2, W))
-                rows["bh_terms"].append(_bound_h_thm1(R, p, Q2, W, k.M))
+                rows["b8"].append(sum(_bound_eq8(R, p, Q2, W, Y_S)))
+                rows["bf_terms"].append(_bound_f_thm1(R, p, Q2, W, Y_S))
+                rows["bh_terms"].append(_bound_h_thm1(R, p, Q2, W, k.M, Y_S))
                 rows["bf"].append(sum(rows["bf_terms"][-1]))
                 rows["bh"].append(sum(rows["bh_terms"][-1]))
                 rows["inside"].append(R >= max(horizon, step))
@@ -386,10 +382,10 @@ def _sc_witness(table: dict) -> dict:
         "G2 = 4 L_f (f* - inf f)": k.G2,
         "M = f* - inf f": k.M,
         "||grad f(x*)||": k.G,
-        "eta_hat = p/(e b)": {p: _eta_hat_sc(p) for p in PS},
-        "W": {p: _W(inst.inner.L_h, _eta_hat_sc(p), 1.0, k.G2) for p in PS},
-        "Y": 0.0,
-        "B2(eta_hat)": {p: _B2(_eta_hat_sc(p), 1.0, inst.inner.L_h) for p in PS},
+        "eta_hat = p/(e b)": {p: printed.eta_hat_sc(p, B_SC) for p in PS},
+        "W": {p: _W(inst.inner.L_h, printed.eta_hat_sc(p, B_SC), 1.0, k.G2) for p in PS},
+        "Y": {p: _Y(printed.eta_hat_sc(p, B_SC), k.G2) for p in PS},
+        "B2(eta_hat)": {p: float(printed.B2(printed.eta_hat_sc(p, B_SC), inst.inner.L_h)) for p in PS},
         "thresholds (R >= horizon of line 133; R meeting the gamma_l condition of line 131)": table["thresholds"],
         "engine": "closed-form affine round map; cross-checked against library runs (engine_dev)",
     }
@@ -538,6 +534,7 @@ def _cv_table(exponents: tuple[int, ...]) -> dict:
     L_f, eta_hat = 1 / HUBER_MU, 1.0
     G2 = 4 * L_f * ref.M
     W = _W(inst.inner.L_h, eta_hat, L_f, G2)
+    Y_S = _Y(eta_hat, G2) / N_CLIENTS
     rows = {key: [] for key in ("R", "kind", "fg", "hg", "dist", "bf", "bh", "bf_terms", "bh_terms", "Qt2")}
     residuals = {}
     for e in exponents:
@@ -551,8 +548,8 @@ def _cv_table(exponents: tuple[int, ...]) -> dict:
             rows["fg"].append(float(inst.huber.value(x)) - f_star)
             rows["hg"].append(float(inst.h(x)))
             rows["dist"].append(float(inst.dist(x)))
-            rows["bf_terms"].append(_bound_f_thm2(R, Qt2, W))
-            rows["bh_terms"].append(_bound_h_thm2(R, Qt2, W, ref.M))
+            rows["bf_terms"].append(_bound_f_thm2(R, Qt2, W, Y_S))
+            rows["bh_terms"].append(_bound_h_thm2(R, Qt2, W, ref.M, Y_S))
             rows["bf"].append(sum(rows["bf_terms"][-1]))
             rows["bh"].append(sum(rows["bh_terms"][-1]))
             rows["Qt2"].append(Qt2)
@@ -571,8 +568,8 @@ def _cv_table(exponents: tuple[int, ...]) -> dict:
         "G2 = 4 L_f (f* - inf f)": G2,
         "eta_hat (read as max_R eta(R))": eta_hat,
         "W": W,
-        "Y": 0.0,
-        "B2(eta_hat)": _B2(eta_hat, L_f, inst.inner.L_h),
+        "Y": Y_S * N_CLIENTS,
+        "B2(eta_hat)": float(printed.B2(eta_hat, inst.inner.L_h, L_f)),
         "horizon of line 153": horizon,
         "smallest R meeting the gamma_l condition of line 131": step,
         "bilevel reference": cert,
