@@ -459,17 +459,19 @@ def alg2(ctx: Context) -> Evidence:
 
 
 # --- Proposition 7 (i) ----------------------------------------------------------------------------------------------
-def _prop7_bound(run: _Run, eta_w: np.ndarray) -> np.ndarray:
-    """Prop 7 (i) (lines 542-547) with sigma = 0, S = N, p = 2, a = 7/12, b = 5/12, kappa = 2, eta in W'_t = eta_w."""
+def _prop7_bound(run: _Run, eta_w: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Prop 7 (i) (lines 542-547) with sigma = 0, S = N, p = 2, a = 7/12, b = 5/12, kappa = 2, eta in W'_t = eta_w,
+    at the outer iterations ``keep`` (the bound is undefined at R_t <= 1)."""
     inst = _instance()
-    R = run.R.astype(float)
+    R = run.R[keep].astype(float)
     lnR = np.log(R)
-    G2 = 2 * run.dist**2
+    D0, dist, eta_w = run.D0[keep], run.dist[keep], eta_w[keep]
+    G2 = 2 * dist**2
     W = printed.psi2(printed.smoothness(inst.L_h, 1.0, eta_w), printed.V_sigma(eta_w), K_LOCAL, GAMMA_G, G2)
-    M = run.dist**2 / 2
-    first = run.D0 / (R ** (P / 2) - 1) + 2 / (P * lnR * R ** (A_EXP - B_EXP)) * W / R**A_EXP
-    inner = P * lnR * run.D0 / (R**B_EXP * (R ** (P / 2) - 1)) + 2 / R ** (2 * A_EXP) * W + 2 * P * lnR * M / R**B_EXP
-    return first + run.dist / inst.alpha ** (1 / KAPPA) * inner ** (1 / KAPPA)
+    M = dist**2 / 2
+    first = D0 / (R ** (P / 2) - 1) + 2 / (P * lnR * R ** (A_EXP - B_EXP)) * W / R**A_EXP
+    inner = P * lnR * D0 / (R**B_EXP * (R ** (P / 2) - 1)) + 2 / R ** (2 * A_EXP) * W + 2 * P * lnR * M / R**B_EXP
+    return first + dist / inst.alpha ** (1 / KAPPA) * inner ** (1 / KAPPA)
 
 
 def _eta_variants(run: _Run) -> dict[str, np.ndarray]:
@@ -493,7 +495,7 @@ def prop7_i(ctx: Context) -> Evidence:
         run = _run(t0, _T(ctx))
         keep = run.R >= 2
         for name, eta_w in _eta_variants(run).items():
-            b = _prop7_bound(run, eta_w)[keep]
+            b = _prop7_bound(run, eta_w, keep)
             measured.append(run.e2[keep])
             bound.append(b)
             grid["t0"].append(np.full(keep.sum(), t0))
