@@ -1368,23 +1368,6 @@ def remark_4_dist(ctx: Context) -> Evidence:
     )  # fmt: skip
 
 
-@claim(
-    f"{PAPER}/remark-6",
-    source="Remark 6, lines 636-638 ('Algorithm 2 does not require knowledge of kappa')",
-    statement="Algorithm 2's Case i schedule (R_t = t, gamma~_t = t^(-7/12), eta_t = 2 ln t/t^(5/12), Theorem 3 line "
-    "190; Algorithm 2 line 95) has no free symbol among kappa, alpha (sympy free symbols).",
-    expect="holds",
-)
-def remark_6(ctx: Context) -> Evidence:
-    schedule = {"R_t": t_, "gamma~_t": t_ ** r_(-7, 12), "eta_t": 2 * sp.log(t_) / t_ ** r_(5, 12)}
-    measured = [len(expr.free_symbols & {kap, alpha}) for expr in schedule.values()]
-    return Evidence(
-        measured=measured, bound=0, relation="<=", grid={"parameter": list(schedule)},
-        witness={"Case ii": "kappa = 1 uses gamma~_t = 2 ln t/t and eta <= alpha/(2||grad F_lambda(x^t*)||) "
-                 "(line 201): choosing between the cases needs kappa = 1 vs kappa > 1 and alpha"},
-    )  # fmt: skip
-
-
 # --- communication counts (V20) -----------------------------------------------------------------------------------
 n_, S_, N_, Rr, t0_ = sp.symbols("n S N R t_0", positive=True, integer=True)
 
