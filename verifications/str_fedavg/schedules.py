@@ -422,32 +422,6 @@ def eta_hat_thm1_bound(ctx: Context) -> Evidence:
     )  # fmt: skip
 
 
-@claim(
-    f"{PAPER}/alg-1:schedules",
-    source="Algorithm 1, lines 59-61 (derived properties; spec section 7, Schedules)",
-    statement="Monotonicity of Algorithm 1's prescribed schedules in the horizon R (integers 1..1e5, 1e6 in the full "
-    "profile; the (a, b) pairs of thm-1:proof-subst, mu_f in {1/10, 1, 10}): gamma~(R) = R^-a (convex) and 1/(mu_f "
-    "R)^a (strongly convex) and the convex eta(R) = R^-b are nonincreasing (max_R x(R+1)/x(R) <= 1), and the convex "
-    "eta(R) <= 1 = eta(1), so max_R eta = 1 in the convex setting (the eta^ of thm-2:cond:eta-hat-1). The strongly "
-    "convex eta(R) is not monotone (thm-1:eta-hat:bound).",
-    expect="holds",
-)
-def alg1_schedules(ctx: Context) -> Evidence:
-    log_R = np.log(np.arange(1, (10**5 if ctx.quick else 10**6) + 1, dtype=float))
-    measured, names = [], []
-    for a, b in AB:
-        a, b = float(a), float(b)
-        for name, log_x in (("convex gamma~ = R^-a", -a * log_R), ("convex eta = R^-b", -b * log_R)):
-            measured.append(float(np.exp(np.max(np.diff(log_x)))))
-            names.append(f"{name}, (a, b) = ({a:.4g}, {b:.4g}): max_R x(R+1)/x(R)")
-        measured.append(float(np.exp(np.max(-b * log_R))))
-        names.append(f"convex eta = R^-b, b = {b:.4g}: max_R eta(R)")
-        for mu in (0.1, 1.0, 10.0):
-            measured.append(float(np.exp(np.max(np.diff(-a * (math.log(mu) + log_R))))))
-            names.append(f"strongly convex gamma~ = (mu_f R)^-a, a = {a:.4g}, mu_f = {mu}: max_R x(R+1)/x(R)")
-    return Evidence(measured=measured, bound=1.0, relation="<=", rtol=TOL, grid={"check": names})
-
-
 def _eta_ipir(u):
     """eta_t = 2 ln t/t^(5/12) at u = ln t (Algorithm 2, line 95)."""
     return 2 * u * math.exp(-5 * u / 12)
