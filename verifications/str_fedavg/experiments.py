@@ -652,6 +652,18 @@ def _lsp_deviation(regime: bool) -> tuple[np.ndarray, list]:
     return np.array(devs), pairs
 
 
+def _lsp_evidence(regime: bool) -> Evidence:
+    """Objective excess of the printed prox over brute force (<= 1e-9) per (eps, mu), inside or outside the regime."""
+    devs, pairs = _lsp_deviation(regime)
+    return Evidence(
+        measured=devs[:, 0],
+        bound=1e-9,
+        relation="<=",
+        grid={"eps": [p[0] for p in pairs], "mu": [p[1] for p in pairs]},
+        witness={"max |printed - brute force| per (eps, mu)": devs[:, 1].tolist()},
+    )
+
+
 @claim(
     f"{PAPER}/sec-5.2:lsp-prox",
     source="Sect. 5.2, lines 665-667",
@@ -663,14 +675,7 @@ def _lsp_deviation(regime: bool) -> tuple[np.ndarray, list]:
     expect="holds",
 )
 def lsp_prox(ctx: Context) -> Evidence:
-    devs, pairs = _lsp_deviation(True)
-    return Evidence(
-        measured=devs[:, 0],
-        bound=1e-9,
-        relation="<=",
-        grid={"eps": [p[0] for p in pairs], "mu": [p[1] for p in pairs]},
-        witness={"max |printed - brute force| per (eps, mu)": devs[:, 1].tolist()},
-    )
+    return _lsp_evidence(True)
 
 
 @claim(
@@ -683,14 +688,7 @@ def lsp_prox(ctx: Context) -> Evidence:
     expect="fails",
 )
 def lsp_prox_outside(ctx: Context) -> Evidence:
-    devs, pairs = _lsp_deviation(False)
-    return Evidence(
-        measured=devs[:, 0],
-        bound=1e-9,
-        relation="<=",
-        grid={"eps": [p[0] for p in pairs], "mu": [p[1] for p in pairs]},
-        witness={"max |printed - brute force| per (eps, mu)": devs[:, 1].tolist()},
-    )
+    return _lsp_evidence(False)
 
 
 # --------------------------------------------------------------------------------------------------
