@@ -2,9 +2,11 @@
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL_AND_TEST = 'pip install -e ".[test]" && pytest'
-INSTALL_AND_VERIFY = "pip install -e . && fedtheory verify"
+INSTALL_AND_TEST = 'pip install -c requirements.lock -e ".[test]" && pytest'
+INSTALL_AND_VERIFY = "pip install -c requirements.lock -e . && fedtheory verify"
 
 
 def test_readme_and_ci_run_the_same_commands():
@@ -17,3 +19,25 @@ def test_readme_tour_runs():
     readme = (ROOT / "README.md").read_text()
     tour = readme.split("## A tour of the library", 1)[1].split("```python", 1)[1].split("```", 1)[0]
     exec(compile(tour, "README tour", "exec"), {})
+
+
+def test_lock_pins_every_dependency_inside_its_range():
+    """requirements.lock (what CI installs) pins every dependency of pyproject.toml, inside pyproject's range."""
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, pinned = line.partition("==")
+            assert pinned, f"requirements.lock: {line!r} is not an exact pin"
+            pins[canonicalize_name(name)] = pinned
+    for req in wanted:
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is not in requirements.lock"
+        assert req.specifier.contains(pins[name], prereleases=True), f"{req.name}=={pins[name]} is outside {req}"

@@ -2,6 +2,7 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
+from fedtheory import reference
 from fedtheory.errors import InvalidParameterError, ReferenceSolveError
 from fedtheory.fit import loglog_slope, mc_mean
 from fedtheory.problems import Lasso, sparse_regression_data
@@ -23,8 +24,45 @@ def test_unbounded_reference_problem_raises():
 def test_certificate_worse_than_requested_raises():
     x = cp.Variable(3)
     problem = cp.Problem(cp.Minimize(cp.sum_squares(x - 1) + cp.norm1(x)))
-    with pytest.raises(ReferenceSolveError, match="certificate worse"):
+    with pytest.raises(ReferenceSolveError, match="not certified by any route") as info:
         solve(problem, gap_tol=0.0, residual_tol=0.0)
+    assert str(info.value).count("clarabel") == len(reference.ROUTES)  # every route tried and reported
+
+
+def _socp():
+    x = cp.Variable(4)
+    target = np.array([1.0, -2.0, 0.5, 3.0])
+    return cp.Problem(cp.Minimize(cp.norm(x - target, 2) + 0.3 * cp.sum_squares(x)))
+
+
+def test_short_of_optimal_status_is_accepted_only_on_fedtheorys_certificate(monkeypatch):
+    """Clarabel stopped by max_iter (AlmostSolved or MaxIterations) on the first route: its point is kept only if the
+    certificate recomputed from the problem data is within the caller's tolerance, else the next route runs."""
+    problem, exact = _socp(), _socp()
+    exact_cert = solve(exact)
+    starved = (("clarabel, starved", {**reference.SOLVER_OPTIONS, "max_iter": 3}), *reference.ROUTES[1:])
+    monkeypatch.setattr(reference, "ROUTES", starved)
+    cert = solve(problem, gap_tol=1e-8)
+    assert cert["routes_tried"] == 2 and cert["route"] == reference.ROUTES[1][0] and cert["status"] == "Solved"
+    assert abs(problem.value - exact.value) <= 1e-8 * max(1.0, abs(exact.value)) + exact_cert["duality_gap"]
+    loose = _socp()
+    cert = solve(loose, gap_tol=1.0, residual_tol=1.0)  # a tolerance the starved point meets: accepted as it is
+    assert cert["route"] == "clarabel, starved" and cert["status"] in ("AlmostSolved", "MaxIterations")
+
+
+def test_fedtheory_certificate_matches_clarabels_on_a_solved_problem():
+    from fedtheory.conic import kkt_certificate
+
+    problem = _socp()
+    data, chain, _ = problem.get_problem_data("CLARABEL")
+    raw = chain.solver.solve_via_data(data, False, False, dict(reference.SOLVER_OPTIONS))
+    cert = kkt_certificate(data, raw.x, raw.s, raw.z)
+    assert cert["cone_distance_exact"]
+    # Clarabel's primal and dual objective values differ by the gap we recompute (up to rounding of the objectives).
+    assert abs(cert["duality_gap"] - abs(raw.obj_val - raw.obj_val_dual)) <= 1e-12 * max(1.0, abs(raw.obj_val))
+    assert cert["primal_residual"] <= 1e-8 and cert["dual_residual"] <= 1e-8
+    bad = kkt_certificate(data, raw.x, -np.asarray(raw.s), raw.z)  # the slack leaves the cone: the certificate sees it
+    assert bad["primal_residual"] > 1e-2
 
 
 def test_lasso_reference_is_certified_twice():
