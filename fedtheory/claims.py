@@ -8,7 +8,9 @@ the verdict from the evidence alone:
 * ``holds``: every entry satisfies the relation (for an interval, the whole interval does);
 * ``fails``: some entry violates it (for an interval, the whole interval does); the worst such entry
   is the witness;
-* ``inconclusive``: no entry fails but some interval straddles its bound.
+* ``inconclusive``: no entry fails but some interval straddles its bound;
+* ``error``: the evidence cannot be judged (a NaN or infinite measured value or bound, a NaN tolerance, an interval
+  with ``lo > hi``: :class:`~fedtheory.errors.InvalidEvidenceError`), or the claim raised. A bug is never a ``fails``.
 
 ``expect`` records the verdict a claim had when it was last reviewed; it never enters the verdict and
 only lets the test suite and ``fedtheory verify`` flag a change.
@@ -17,6 +19,10 @@ only lets the test suite and ``fedtheory verify`` flag a change.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import pkgutil
+import re
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,9 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InvalidParameterError, UnknownClaimError
+from .errors import ClaimPluginWarning, InvalidEvidenceError, InvalidParameterError, UnknownClaimError
 
 VERDICTS = ("holds", "fails", "inconclusive")
+ID_PATTERN = re.compile(r"[A-Za-z0-9][\w.\-]*/[A-Za-z0-9][\w.\-]*(:[\w.\-]+)*")
 RELATIONS = ("<=", "<", ">=", ">", "==")
 PROFILES = ("quick", "full")
 
@@ -73,8 +80,10 @@ class Evidence:
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise InvalidParameterError("relation", f"one of {', '.join(RELATIONS)}", self.relation)
-        if self.rtol < 0 or self.atol < 0:
-            raise InvalidParameterError("rtol", "tolerances >= 0", (self.rtol, self.atol))
+        for name in ("rtol", "atol"):
+            value = getattr(self, name)
+            if not np.isnan(value) and value < 0:  # NaN is judged, not refused: the claim's verdict becomes ``error``
+                raise InvalidParameterError(name, "a tolerance >= 0", value)
 
 
 @dataclass(frozen=True)
@@ -100,9 +109,72 @@ def _values(x) -> np.ndarray:
 
 
 def judge(ev: Evidence) -> Outcome:
-    """Compute the verdict of ``ev`` (module docstring)."""
+    """Compute the verdict of ``ev`` (module docstring).
+
+    Raises
+    ------
+    InvalidEvidenceError
+        If ``ev`` cannot be judged: a NaN or infinite measured value or bound, a NaN or infinite tolerance, an
+        interval with a NaN end or ``lo > hi``. The runner reports it as the verdict ``error`` with this reason.
+    """
     with np.errstate(invalid="ignore", divide="ignore"):
+        _check_judgeable(ev)
         return _judge(ev)
+
+
+def _check_judgeable(ev: Evidence) -> None:
+    """Refuse evidence whose verdict would hide a bug (a NaN compares false, an infinity trivially)."""
+    for name in ("rtol", "atol"):
+        if not np.isfinite(getattr(ev, name)):
+            raise InvalidEvidenceError(f"{name} is {getattr(ev, name)}: a tolerance must be a finite number >= 0")
+    m, b = _values(ev.measured), _values(ev.bound)
+    try:
+        m, b = np.broadcast_arrays(np.atleast_1d(m), np.atleast_1d(b))
+    except ValueError:
+        raise InvalidEvidenceError(
+            f"measured (shape {np.shape(m)}) and bound (shape {np.shape(b)}) do not broadcast"
+        ) from None
+    if m.size == 0:
+        raise InvalidEvidenceError("no entries: measured and bound are empty")
+    for name, arr in (("measured", m), ("bound", b)):
+        if arr.dtype == object:  # exact values (Fraction) are finite
+            continue
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            where = np.flatnonzero(bad.ravel())
+            raise InvalidEvidenceError(
+                f"{name} is not finite at {where.size} of {arr.size} entries (first: entry {int(where[0])}, "
+                f"{arr.ravel()[where[0]]}{_entry_parameters(ev, int(where[0]), arr.shape)})"
+            )
+    if ev.interval is not None:
+        if len(ev.interval) != 2:
+            raise InvalidEvidenceError(f"interval must be a pair (lo, hi), got {len(ev.interval)} items")
+        try:
+            lo, hi = (np.broadcast_to(np.asarray(v, dtype=float), m.shape).ravel() for v in ev.interval)
+        except ValueError:
+            raise InvalidEvidenceError("interval ends do not broadcast against measured") from None
+        if np.isnan(lo).any() or np.isnan(hi).any():
+            raise InvalidEvidenceError("interval has a NaN end")
+        crossed = np.flatnonzero(lo > hi)
+        if crossed.size:
+            i = int(crossed[0])
+            raise InvalidEvidenceError(
+                f"interval has lo > hi at {crossed.size} entries (first: entry {i}, lo {lo[i]} > hi {hi[i]}"
+                f"{_entry_parameters(ev, i, m.shape)})"
+            )
+
+
+def _entry_parameters(ev: Evidence, index: int, shape: tuple) -> str:
+    """``", grid: k=3, eta=0.1"`` for entry ``index`` of a grid of ``shape``, or ``""``."""
+    parts = []
+    for name, values in (ev.grid or {}).items():
+        flat = np.asarray(values, dtype=object)
+        try:
+            flat = flat.ravel() if flat.size == int(np.prod(shape)) else np.broadcast_to(flat, shape).ravel()
+            parts.append(f"{name}={_plain(flat[index])}")
+        except (ValueError, IndexError):
+            continue
+    return ", grid: " + ", ".join(parts) if parts else ""
 
 
 def _judge(ev: Evidence) -> Outcome:
@@ -252,15 +324,23 @@ def claim(
     full profile's verdict where its paper-scale grid decides differently from the quick profile's scaled-down one
     (the statement must say both scales).
     """
-    if "/" not in id or not id.split("/", 1)[1]:
-        raise InvalidParameterError("id", "'<paper key>/<label>[:<part>]'", id)
+    if not isinstance(id, str) or not ID_PATTERN.fullmatch(id):
+        raise InvalidParameterError(
+            "id", "'<paper key>/<label>[:<part>]' of letters, digits, '.', '-', '_' (e.g. 'my-paper/thm-1:part')", id
+        )
+    for name, value in (("source", source), ("statement", statement)):
+        if not isinstance(value, str):
+            raise InvalidParameterError(name, "a string", value)
     for name, value in (("expect", expect), ("expect_full", expect_full)):
         if value not in VERDICTS and not (name == "expect_full" and value is None):
             raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
 
     def register(func: Callable[[Context], Evidence]):
-        if id in REGISTRY and REGISTRY[id].func.__qualname__ != func.__qualname__:
-            raise InvalidParameterError("id", "an id not already registered", id)
+        if not callable(func):
+            raise InvalidParameterError("func", "a function of a Context returning Evidence", func)
+        known = REGISTRY.get(id)
+        if known is not None and _origin(known.func) != _origin(func):
+            raise InvalidParameterError("id", f"an id not already registered (by {'.'.join(_origin(known.func))})", id)
         REGISTRY[id] = Claim(id, source, statement, expect, func, figure, expect_full)
         return func
 
@@ -272,25 +352,87 @@ def seed_for(claim_id: str) -> int:
     return int(hashlib.sha256(claim_id.encode()).hexdigest()[:15], 16)
 
 
+def _origin(func) -> tuple[str, str]:
+    return getattr(func, "__module__", "?"), getattr(func, "__qualname__", repr(func))
+
+
+LOAD_ERRORS: list[str] = []
+"""One line per claim plugin (entry point or claim module) that failed to load and was skipped."""
+_loaded = False
+
+
+def _load_plugin(name: str, load: Callable[[], object]) -> None:
+    """Run ``load``; if it fails, undo what it registered, record one line in :data:`LOAD_ERRORS` and warn."""
+    before = dict(REGISTRY)
+    try:
+        load()
+    except (Exception, SystemExit) as exc:  # a broken plugin must not take the other claims down
+        REGISTRY.clear()
+        REGISTRY.update(before)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        line = f"claim plugin {name!r} skipped: {type(exc).__name__}" + (f": {reason}" if reason else "")
+        LOAD_ERRORS.append(line)
+        warnings.warn(line, ClaimPluginWarning, stacklevel=3)
+
+
+def load_claim_modules(package: str, path: Iterable[str]) -> None:
+    """Import every module of a claim package (for its ``__init__``: ``load_claim_modules(__name__, __path__)``).
+
+    Each module is a plugin of its own: one that fails to import, or registers a duplicate or malformed id, is skipped
+    with one line in :data:`LOAD_ERRORS` and the others still load.
+    """
+    for module in pkgutil.iter_modules(path):
+        full = f"{package}.{module.name}"
+        _load_plugin(full, lambda full=full: importlib.import_module(full))
+
+
 def load_claims() -> dict[str, Claim]:
-    """Import every claim package registered under the ``fedtheory.claims`` entry-point group."""
-    for ep in entry_points(group="fedtheory.claims"):
-        ep.load()
+    """Import every claim package registered under the ``fedtheory.claims`` entry-point group (once).
+
+    A package that fails to load is skipped (:data:`LOAD_ERRORS` names it); the other claims are unaffected.
+    """
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for ep in entry_points(group="fedtheory.claims"):
+            _load_plugin(f"{ep.name} = {ep.value}", ep.load)
     return REGISTRY
 
 
-def select(tokens: Iterable[str] = ()) -> list[Claim]:
-    """Claims matching ids, id prefixes (``paper/label``) or paper keys; all claims when empty."""
+def select(tokens: Iterable[str] = (), *, exact: bool = False) -> list[Claim]:
+    """Claims for ``tokens``; all claims when empty.
+
+    A token selects the claim with that exact id and every claim below it: ``paper`` selects the paper's claims,
+    ``paper/label`` the claim ``paper/label`` (if registered) and all its parts ``paper/label:...``, and
+    ``paper/label:part`` that part and its sub-parts. With ``exact=True`` a token selects only the claim whose id
+    it is.
+
+    Raises
+    ------
+    UnknownClaimError
+        If a token selects nothing (the message suggests close ids).
+    """
     claims = load_claims()
     tokens = list(tokens)
     if not tokens:
         return sorted(claims.values(), key=lambda c: c.id)
     chosen: dict[str, Claim] = {}
     for token in tokens:
-        hits = [
-            c for cid, c in claims.items() if cid == token or cid.startswith(token + ":") or cid.startswith(token + "/")
-        ]
+        if not isinstance(token, str) or not token.strip():
+            raise UnknownClaimError(f"empty claim id or paper key: {token!r} (see `fedtheory list`)")
+        if exact:
+            hits = [claims[token]] if token in claims else []
+        else:
+            hits = [c for cid, c in claims.items() if cid == token or cid.startswith((token + ":", token + "/"))]
         if not hits:
-            raise UnknownClaimError(f"unknown claim id or paper key: {token!r} (see `fedtheory list`)")
+            raise UnknownClaimError(f"unknown claim id{'' if exact else ' or paper key'}: {token!r}{_suggest(token)}")
         chosen.update((c.id, c) for c in hits)
     return sorted(chosen.values(), key=lambda c: c.id)
+
+
+def _suggest(token: str) -> str:
+    """`` (did you mean ...?)`` with up to three close ids, or the hint to list them."""
+    import difflib
+
+    close = difflib.get_close_matches(token, list(REGISTRY), n=3, cutoff=0.75)
+    return f" (did you mean {', '.join(close)}?)" if close else " (see `fedtheory list`)"

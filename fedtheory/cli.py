@@ -1,19 +1,36 @@
-"""The ``fedtheory`` command: ``list``, ``verify``, ``show``, ``figures``."""
+"""The ``fedtheory`` command: ``list``, ``verify``, ``show``, ``figures``.
+
+Exit status: 0 when every verdict is the recorded one, 1 when some verdict differs (or a claim errs), 2 for a user
+error (one line on stderr, no traceback), 130 after Ctrl-C and 143 after SIGTERM (finished claims are kept).
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
+import signal
 import sys
 import time
+import uuid
+import warnings
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
 from . import report
-from .claims import PROFILES, select
-from .errors import FedtheoryError
+from .claims import LOAD_ERRORS, PROFILES, load_claims, select
+from .errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
+from .journal import Journal
+from .runner import Interrupted, available_cores, run, run_claim
+
+JOURNAL = "verify.journal.jsonl"
+
+
+class UsageError(FedtheoryError):
+    """A command-line argument that cannot be used (reported in one line, exit status 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,93 +40,197 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"fedtheory: error: {message}\n")
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check the claims of federated-optimization papers.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ls = sub.add_parser("list", help="list registered claims")
-    ls.add_argument("targets", nargs="*", help="claim ids or paper keys")
-    v = sub.add_parser("verify", help="run claims and report verdicts")
+    ls.add_argument("targets", nargs="*", help="claim ids, id prefixes or paper keys (default: all)")
+    v = sub.add_parser(
+        "verify",
+        help="run claims and report verdicts",
+        description="A target selects the claim with that id and every claim below it (paper key, paper/label with "
+        "all its :parts); --exact selects only the claims whose ids are given.",
+    )
     v.add_argument("targets", nargs="*", help="claim ids, id prefixes or paper keys (default: all)")
+    v.add_argument("--exact", action="store_true", help="run only the claims whose exact ids are given")
     v.add_argument("--profile", choices=PROFILES, default="quick")
-    v.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    v.add_argument("--json", type=Path, default=None, help="JSON report path (default report/verify.json)")
-    v.add_argument("--report-dir", type=Path, default=Path("report"), help="where verify.json/.md go")
+    v.add_argument(
+        "--jobs", type=_positive_int, default=1, help="worker processes (default 1; capped at the cores available)"
+    )
+    v.add_argument("--json", default=None, metavar="FILE", help="JSON report path (default REPORT_DIR/verify.json)")
+    v.add_argument("--report-dir", default="report", help="where verify.json, verify.md and the journal go")
+    v.add_argument(
+        "--resume",
+        action="store_true",
+        help=f"skip claims already finished in REPORT_DIR/{JOURNAL} by a run of the same code and profile",
+    )
     v.add_argument(
         "--figures",
-        type=Path,
         default=None,
         metavar="DIR",
         help="also draw figures into DIR (the full profile draws them into ./figures)",
     )
     s = sub.add_parser("show", help="run one claim and show its statement, evidence and witness")
-    s.add_argument("id")
+    s.add_argument("id", help="an exact claim id (see `fedtheory list`)")
     s.add_argument("--profile", choices=PROFILES, default="quick")
     f = sub.add_parser("figures", help="regenerate figures")
     f.add_argument("targets", nargs="*", help="paper keys or claim ids (default: all)")
     f.add_argument("--profile", choices=PROFILES, default="full")
-    f.add_argument("--out", type=Path, default=Path("figures"))
+    f.add_argument("--out", default="figures", metavar="DIR", help="figure folder (default ./figures)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    out = Console() if sys.stdout.isatty() else Console(width=160)
+    warnings.simplefilter("ignore", ClaimPluginWarning)  # the commands print LOAD_ERRORS themselves, one line each
     try:
-        return _COMMANDS[args.command](args, out)
+        args = _parser().parse_args(argv)
+        out = Console() if sys.stdout.isatty() else Console(width=160)
+        err = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=160)
+        return _COMMANDS[args.command](args, out, err)
     except FedtheoryError as exc:
         print(f"fedtheory: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("fedtheory: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `fedtheory list | head`: the reader left; nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
-def _list(args, out: Console) -> int:
-    for c in select(args.targets):
-        out.print(f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  (expect {c.expect})", highlight=False)
+def _folder(option: str, text: str) -> Path:
+    """A folder the command will write into: created now, and checked writable before any claim runs."""
+    if not text.strip():
+        raise UsageError(f"{option}: expected a folder path, got an empty string")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option}: {text!r} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".fedtheory-write-test-{uuid.uuid4().hex}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write into {text!r} ({exc.strerror or exc})") from None
+    return path
+
+
+def _file(option: str, text: str) -> Path:
+    """A file the command will write: not a folder, in a writable folder (checked before any claim runs)."""
+    if not text.strip():
+        raise UsageError(f"{option}: expected a file path, got an empty string")
+    path = Path(text)
+    if path.is_dir() or text.endswith(("/", os.sep)):
+        raise UsageError(f"{option}: {text!r} is a folder, not a file")
+    _folder(option, str(path.parent))
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{option}: {text!r} is not writable")
+    return path
+
+
+def _cap_jobs(jobs: int, err: Console) -> int:
+    cores = available_cores()
+    if jobs > cores:
+        err.print(f"fedtheory: --jobs {jobs} capped at {cores} (the cores available)", highlight=False)
+        return cores
+    return jobs
+
+
+def _warn_skipped_plugins(err: Console) -> None:
+    for line in LOAD_ERRORS:
+        err.print(f"fedtheory: warning: {line}", highlight=False, markup=False)
+
+
+def _list(args, out: Console, err: Console) -> int:
+    claims = select(args.targets)
+    _warn_skipped_plugins(err)
+    for c in claims:
+        out.print(
+            f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  (expect {c.expected('quick')})", highlight=False
+        )
         out.print(f"    {c.statement}", highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
-def _verify(args, out: Console) -> int:
-    if args.jobs < 1:
-        raise FedtheoryError(f"invalid --jobs: expected an integer >= 1, got {args.jobs}")
-    claims = select(args.targets)
-    figures = args.figures or (Path("figures") if args.profile == "full" else None)
+def _verify(args, out: Console, err: Console) -> int:
+    report_dir = _folder("--report-dir", args.report_dir)
+    json_path = _file("--json", args.json) if args.json is not None else report_dir / "verify.json"
+    figures_text = args.figures if args.figures is not None else ("figures" if args.profile == "full" else None)
+    figures = _folder("--figures", figures_text) if figures_text is not None else None
+    claims = select(args.targets, exact=args.exact)
+    _warn_skipped_plugins(err)
+    jobs = _cap_jobs(args.jobs, err)
     start = time.perf_counter()
-    results = report.run(claims, profile=args.profile, jobs=args.jobs, figures_dir=figures)
+    with Journal(report_dir / JOURNAL, profile=args.profile, figures_dir=figures, resume=args.resume) as journal:
+        if args.resume:
+            err.print(f"fedtheory: {journal.resume_note}", highlight=False, markup=False)
+        todo = [c for c in claims if c.id not in journal.finished]
+        try:
+            fresh = run(
+                todo, profile=args.profile, jobs=jobs, figures_dir=figures, console=err, on_result=journal.record
+            )
+        except Interrupted as stop:
+            done = len(claims) - len(todo) + len(stop.results)
+            err.print(
+                f"fedtheory: {'interrupted' if stop.signum == signal.SIGINT else 'terminated'}: {done} of "
+                f"{len(claims)} claims finished and kept in {journal.path} (continue with --resume)",
+                highlight=False,
+                markup=False,
+            )
+            return 128 + stop.signum
+    by_id = {**{c.id: journal.finished[c.id] for c in claims if c.id in journal.finished}, **{r.id: r for r in fresh}}
+    results = [by_id[c.id] for c in claims]
     seconds = time.perf_counter() - start
     out.print(report.table(results))
     for r in results:
         if r.error:
             out.print(f"[bold red]{escape(r.id)} raised:[/] {escape(r.error.splitlines()[0])}", highlight=False)
-    json_path = args.json or args.report_dir / "verify.json"
     report.write_json(results, json_path, profile=args.profile, seconds=seconds)
-    md_path = report.write_markdown(results, args.report_dir / "verify.md", profile=args.profile, seconds=seconds)
+    md_path = report.write_markdown(results, report_dir / "verify.md", profile=args.profile, seconds=seconds)
     out.print(report.summary(results, seconds), highlight=False)
     out.print(f"reports: {json_path}, {md_path}", highlight=False)
     return 0 if all(r.as_expected for r in results) else 1
 
 
-def _show(args, out: Console) -> int:
-    claims = select([args.id])
-    if len(claims) != 1 or claims[0].id != args.id:
-        raise FedtheoryError(
-            f"show needs one exact claim id; {args.id!r} matches {len(claims)} claims (see `fedtheory list`)"
-        )
-    c = claims[0]
-    r = report.run_claim(c, args.profile)
+def _show(args, out: Console, err: Console) -> int:
+    try:
+        (c,) = select([args.id], exact=True)
+    except UnknownClaimError:
+        below = select([args.id]) if any(k.startswith(args.id) for k in load_claims()) else []
+        if not below:
+            raise
+        raise UsageError(
+            f"show needs an exact claim id; {args.id!r} selects {len(below)} claims (`fedtheory list {args.id}`)"
+        ) from None
+    _warn_skipped_plugins(err)
+    r = run_claim(c, args.profile)
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
     out.print(
-        f"verdict:   {r.verdict} (recorded: {c.expected(args.profile)}); margin {report._fmt(r.margin)}; "
+        f"verdict:   {r.verdict} (recorded: {c.expected(args.profile)}); margin {report.fmt(r.margin)}; "
         f"{r.seconds:.2f} s; seed {r.seed}",
         highlight=False,
     )
+    parts = select([c.id])[1:]
+    if parts:
+        out.print(f"parts:     {', '.join(p.id for p in parts)} (fedtheory show PART)", highlight=False)
     if r.error:
         out.print(r.error, highlight=False, markup=False)
         return 1
     out.print(
         f"evidence:  measured {r.relation} bound over {r.worst['entries']} entries; worst entry "
-        f"{r.worst['index']}: measured {report._fmt(r.worst['measured'])}, "
-        f"bound {report._fmt(r.worst['bound'])}",
+        f"{r.worst['index']}: measured {report.fmt(r.worst['measured'])}, "
+        f"bound {report.fmt(r.worst['bound'])}",
         highlight=False,
     )
     out.print("worst-case parameters: " + json.dumps(r.worst["parameters"]), highlight=False, markup=False)
@@ -118,14 +239,45 @@ def _show(args, out: Console) -> int:
     return 0 if r.as_expected else 1
 
 
-def _figures(args, out: Console) -> int:
-    claims = [c for c in select(args.targets) if c.figure]
-    results = report.run(claims, profile=args.profile, figures_dir=args.out)
+def _digest(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def _figures(args, out: Console, err: Console) -> int:
+    folder = _folder("--out", args.out)
+    selected = select(args.targets)
+    _warn_skipped_plugins(err)
+    claims = [c for c in selected if c.figure]
+    plain = [c.id for c in selected if not c.figure]
+    if plain and args.targets:
+        out.print(f"no figure: {', '.join(plain)}", highlight=False, markup=False, soft_wrap=True)
+    elif plain:
+        out.print(
+            f"{len(plain)} of {len(selected)} claims draw no figure (`fedtheory list` shows them)", highlight=False
+        )
+    if not claims:
+        return 0
+    paths = {c.id: folder / c.paper / f"{c.figure}.png" for c in claims}
+    before = {cid: _digest(p) for cid, p in paths.items()}
+    try:
+        results = run(claims, profile=args.profile, figures_dir=folder, console=err, label="figures")
+    except Interrupted as stop:
+        err.print(
+            f"fedtheory: interrupted: {len(stop.results)} of {len(claims)} figure claims finished", highlight=False
+        )
+        return 128 + stop.signum
+    failed = 0
     for c, r in zip(claims, results):
-        path = args.out / c.paper / f"{c.figure}.png"
-        status = "written" if path.exists() else "NOT written"
-        out.print(f"{path}: {status} ({c.id}: {r.verdict})", highlight=False)
-    return 0 if all(r.verdict != "error" for r in results) else 1
+        after = _digest(paths[c.id])
+        if r.verdict == "error":
+            status = f"failed: {r.error.splitlines()[0]}"
+        elif after is None:
+            status = "failed: the claim ran but wrote no figure"
+        else:
+            status = "unchanged" if after == before[c.id] else "written"
+        failed += status.startswith("failed")
+        out.print(f"{paths[c.id]}: {status} ({c.id}: {r.verdict})", highlight=False, markup=False)
+    return 1 if failed else 0
 
 
 _COMMANDS = {"list": _list, "verify": _verify, "show": _show, "figures": _figures}

@@ -39,6 +39,15 @@ class DivergenceError(FedtheoryError, FloatingPointError):
         super().__init__(f"{algorithm} diverged at {unit} {round}: iterates are no longer finite{tail}")
 
 
+class InvalidEvidenceError(FedtheoryError, ValueError):
+    """Evidence that cannot be judged (NaN or infinite values, a NaN tolerance, an interval with lo > hi): the
+    claim's verdict is ``error``, never ``fails``."""
+
+
+class ClaimPluginWarning(RuntimeWarning):
+    """A claim plugin failed to load and was skipped (``fedtheory.claims.LOAD_ERRORS`` names it)."""
+
+
 class ReferenceSolveError(FedtheoryError):
     """A reference solve did not produce a certified optimum."""
 

@@ -1,25 +1,20 @@
-"""Run claims, show progress, and write the JSON and Markdown reports."""
+"""The record of a claim run (:class:`Result`), the summary table, and the JSON and Markdown reports (written
+atomically: a report on disk is always whole)."""
 
 from __future__ import annotations
 
 import json
 import math
 import numbers
+import os
 import platform
-import time
-import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
-
-from .claims import Claim, Context, judge, load_claims, seed_for
 
 
 @dataclass
@@ -77,106 +72,8 @@ def jsonable(value):
     return str(value)
 
 
-def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = None) -> Result:
-    """Run one claim and judge its evidence; an exception becomes the verdict ``error``."""
-    ctx = Context(claim.id, profile, figures_dir)
-    start = time.perf_counter()
-    base = {
-        "id": claim.id,
-        "source": claim.source,
-        "statement": claim.statement,
-        "expect": claim.expected(profile),
-        "seed": seed_for(claim.id),
-        "profile": profile,
-    }
-    try:
-        ev = claim.func(ctx)
-        out = judge(ev)
-    except Exception as exc:  # a claim that crashes is a bug: report it, never hide it
-        return Result(
-            **base,
-            verdict="error",
-            seconds=time.perf_counter() - start,
-            error="".join(traceback.format_exception_only(type(exc), exc)).strip() + "\n" + traceback.format_exc(),
-        )
-    worst = {
-        "index": out.worst,
-        "measured": out.measured,
-        "bound": out.bound,
-        "parameters": out.parameters,
-        "entries": out.n_entries,
-        "failed": out.n_failed,
-        "inconclusive": out.n_inconclusive,
-    }
-    interval = (
-        None
-        if ev.interval is None
-        else {"lo": _stored(ev.interval[0], out.n_entries), "hi": _stored(ev.interval[1], out.n_entries)}
-    )
-    witness = jsonable({**ev.witness, **({"interval": interval} if interval else {})})
-    return Result(
-        **base,
-        verdict=out.verdict,
-        measured=_stored(ev.measured, out.n_entries),
-        bound=_stored(ev.bound, out.n_entries),
-        relation=ev.relation,
-        margin=out.margin,
-        worst=jsonable(worst),
-        witness=witness,
-        seconds=time.perf_counter() - start,
-    )
-
-
-MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
-
-
-def _stored(values, n_entries: int):
-    """``values`` for the report, or a note when the grid is too large to store entry by entry."""
-    if n_entries <= MAX_STORED:
-        return jsonable(values)
-    return f"{n_entries} entries, not stored (see 'worst')"
-
-
-def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
-    return run_claim(load_claims()[claim_id], profile, figures_dir)
-
-
-def run(
-    claims: list[Claim],
-    *,
-    profile: str = "quick",
-    jobs: int = 1,
-    figures_dir: Path | None = None,
-    console: Console | None = None,
-) -> list[Result]:
-    """Run ``claims`` (in ``jobs`` processes) with a live progress display; results in claim order."""
-    console = console or Console(stderr=True)
-    results: dict[str, Result] = {}
-    columns = (
-        TextColumn("[bold]verify"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("", total=len(claims))
-        if jobs <= 1:
-            for c in claims:
-                progress.update(task, description=c.id)
-                results[c.id] = run_claim(c, profile, figures_dir)
-                progress.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_run_by_id, c.id, profile, figures_dir): c.id for c in claims}
-                for fut in as_completed(futures):
-                    results[futures[fut]] = fut.result()
-                    progress.update(task, description=futures[fut])
-                    progress.advance(task)
-    return [results[c.id] for c in claims]
-
-
-def _fmt(x) -> str:
+def fmt(x) -> str:
+    """A number for a table cell (4 significant digits; an em dash for none)."""
     if x is None:
         return "—"
     if isinstance(x, str):
@@ -211,19 +108,35 @@ def table(results: list[Result]) -> Table:
         t.add_row(
             escape(r.id),
             escape(r.source),
-            _fmt(r.worst.get("measured")),
+            fmt(r.worst.get("measured")),
             r.relation,
-            _fmt(r.worst.get("bound")),
-            _fmt(r.margin),
+            fmt(r.worst.get("bound")),
+            fmt(r.margin),
             f"[{style[r.verdict]}]{r.verdict}[/]{flag}",
             f"{r.seconds:.1f}",
         )
     return t
 
 
-def write_json(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
+def write_text_atomically(path: Path, text: str) -> Path:
+    """Write ``text`` to a temporary file beside ``path``, then rename it onto ``path``: readers never see half."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # same folder: the rename is atomic
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_json(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
+    """The JSON report: profile, time, versions, summary and every result."""
     stack = versions()
     doc = {
         "profile": profile,
@@ -232,8 +145,7 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
         "summary": summary(results, seconds),
         "claims": [{**asdict(r), "versions": stack} for r in results],
     }
-    path.write_text(json.dumps(jsonable(doc), indent=1) + "\n")
-    return path
+    return write_text_atomically(path, json.dumps(jsonable(doc), indent=1) + "\n")
 
 
 def _cell(text: str) -> str:
@@ -242,8 +154,7 @@ def _cell(text: str) -> str:
 
 
 def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """The Markdown report: the summary and one table row per claim."""
     lines = [
         f"# fedtheory verify ({profile} profile)",
         "",
@@ -254,10 +165,9 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
     ]
     for r in results:
         lines.append(
-            f"| `{r.id}` | {_cell(r.source)} | {_fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
-            f"{_fmt(r.worst.get('bound'))} | {_fmt(r.margin)} | {r.verdict} | {r.expect} | "
+            f"| `{r.id}` | {_cell(r.source)} | {fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
+            f"{fmt(r.worst.get('bound'))} | {fmt(r.margin)} | {r.verdict} | {r.expect} | "
             f"{r.seconds:.1f} |"
         )
     lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), ""]
-    path.write_text("\n".join(lines))
-    return path
+    return write_text_atomically(path, "\n".join(lines))

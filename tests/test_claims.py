@@ -63,14 +63,58 @@ def test_report_json_accepts_exact_and_symbolic_values():
     assert json.loads(json.dumps(doc)) == {"a": 0.25, "b": 1 / 3, "c": "inf", "d": ["x", None, True]}
 
 
-def test_infinite_values_are_judged_without_nan():
-    import warnings
+@pytest.mark.parametrize(
+    "evidence, reason",
+    [
+        (Evidence([float("inf"), 1.0], 2.0, "<="), "measured is not finite at 1 of 2 entries .first: entry 0"),
+        (Evidence([1.0, float("nan")], 2.0, ">=", grid={"k": [1, 2]}), "measured is not finite .* grid: k=2"),
+        (Evidence([1.0], float("inf"), "<="), "bound is not finite"),
+        (Evidence([1.0], [float("nan")], "=="), "bound is not finite"),
+        (Evidence([1.0], 2.0, "<=", rtol=float("nan")), "rtol is nan"),
+        (Evidence([1.0], 2.0, "<=", atol=float("inf")), "atol is inf"),
+        (Evidence([1.0, 1.0], 2.0, "<=", interval=([0.5, 1.2], [1.5, 1.1])), "lo > hi at 1 entries .*entry 1"),
+        (Evidence([1.0], 2.0, "<=", interval=([float("nan")], [1.5])), "interval has a NaN end"),
+        (Evidence([1.0, 2.0], [1.0, 2.0, 3.0], "<="), "do not broadcast"),
+        (Evidence([], [], "<="), "no entries"),
+    ],
+)
+def test_evidence_that_would_hide_a_bug_is_an_error_never_a_failure(evidence, reason):
+    """NaN compares false and an infinity trivially: judged, either would give a verdict the numbers do not support."""
+    from fedtheory.errors import InvalidEvidenceError
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        out = judge(Evidence([float("inf"), 1.0], float("inf"), "<"))
-    assert out.verdict == "fails" and out.worst == 0 and out.margin is None
-    assert judge(Evidence([1.0], float("inf"), "<=")).verdict == "holds"
+    with pytest.raises(InvalidEvidenceError, match=reason):
+        judge(evidence)
+
+
+def test_a_claim_with_bad_evidence_or_that_raises_is_an_error_and_the_run_goes_on():
+    from fedtheory.claims import REGISTRY
+    from fedtheory.runner import run
+
+    @claim("test-paper/nan", source="", statement="", expect="holds")
+    def nan_claim(ctx):
+        return Evidence([float("nan")], 1.0, "<=")
+
+    @claim("test-paper/exit", source="", statement="", expect="holds")
+    def exit_claim(ctx):
+        raise SystemExit(3)
+
+    @claim("test-paper/interrupt", source="", statement="", expect="holds")
+    def interrupt_claim(ctx):
+        raise KeyboardInterrupt
+
+    @claim("test-paper/fine", source="", statement="", expect="holds")
+    def fine_claim(ctx):
+        return Evidence(1.0, 2.0, "<=")
+
+    ids = ["test-paper/nan", "test-paper/exit", "test-paper/interrupt", "test-paper/fine"]
+    try:
+        results = run([REGISTRY[i] for i in ids])
+        assert [r.verdict for r in results] == ["error", "error", "error", "holds"]
+        assert results[0].error.startswith("invalid evidence: measured is not finite")
+        assert results[1].error.startswith("SystemExit: 3") and results[2].error.startswith("KeyboardInterrupt")
+    finally:
+        for i in ids:
+            REGISTRY.pop(i, None)
 
 
 def test_witness_parameters_follow_the_broadcast_shape():
@@ -80,7 +124,7 @@ def test_witness_parameters_follow_the_broadcast_shape():
 
 def test_the_full_profile_can_record_its_own_verdict():
     from fedtheory.claims import REGISTRY
-    from fedtheory.report import run_claim
+    from fedtheory.runner import run_claim
 
     @claim("test-paper/per-profile", source="", statement="", expect="holds", expect_full="fails")
     def per_profile(ctx):
@@ -98,7 +142,8 @@ def test_the_full_profile_can_record_its_own_verdict():
 
 def test_markdown_report_escapes_pipes_in_sources(tmp_path):
     from fedtheory.claims import REGISTRY
-    from fedtheory.report import run_claim, write_markdown
+    from fedtheory.report import write_markdown
+    from fedtheory.runner import run_claim
 
     @claim("test-paper/pipes", source="Lemma 1, |x| <= 1 (line 3)", statement="", expect="holds")
     def pipes(ctx):

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from fedtheory.claims import select
-from fedtheory.report import run_claim, write_json, write_markdown
+from fedtheory.report import write_json, write_markdown
+from fedtheory.runner import run_claim
 
 CLAIMS = select()
 

@@ -1,11 +1,10 @@
 """Claims of the seed papers, one module per paper (or thesis chapter).
 
 Importing this package imports every module in it, which registers their claims; fedtheory finds
-the package through the ``fedtheory.claims`` entry point.
+the package through the ``fedtheory.claims`` entry point. A paper package that fails to import is skipped
+with one line (``fedtheory.claims.LOAD_ERRORS``) and the other papers still load.
 """
 
-import importlib
-import pkgutil
+from fedtheory.claims import load_claim_modules
 
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+load_claim_modules(__name__, __path__)

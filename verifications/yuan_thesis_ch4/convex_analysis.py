@@ -1500,7 +1500,7 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
 
 
 @claim(
-    f"{PAPER}/eq-4.36",
+    f"{PAPER}/eq-4.36:prox-maps",
     source="proof of Claim 4.17, (4.32)-(4.36) at lines 2245-2284",
     statement="(I) + (II) = eta_c^2 (x1 - x2)'A(x1 - x2) - 2 eta_c <y1 - y2, x1 - x2> <= 0 for x_i = grad (h + t psi)^*"
     "(y_i), same t, Euclidean h, eta_c = c/||A||_2 with the printed c <= 1/4 (c in {1/8, 1/4}); psi in {0, l1 (soft "
@@ -1509,7 +1509,7 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
     "||x2||), the size of the rounding of dx. Witness: the fraction of positive draws for c up to 4.",
     expect="holds",
 )
-def eq_436(ctx: Context) -> Evidence:
+def eq_436_prox_maps(ctx: Context) -> Evidence:
     rng = ctx.rng(0)
     maps = {
         "psi = 0": lambda y, t: y,

@@ -1,0 +1,322 @@
+"""Running claims: one at a time or in worker processes, with progress, streaming to a journal, and clean stops.
+
+* A claim that raises (``SystemExit`` and ``KeyboardInterrupt`` raised by its code included) gets the verdict
+  ``error`` with the reason; evidence that cannot be judged (NaN, infinities, crossed intervals) too. The run goes on.
+* Ctrl-C (SIGINT) or SIGTERM stops the run: worker processes are terminated (they ignore SIGINT themselves and die
+  with their parent), the finished results are already in the journal, and :class:`Interrupted` carries them.
+* Progress: a live bar on a terminal; otherwise (CI, a pipe, a log file) a line at least every 10 s or every 25
+  claims with the count, the elapsed time and an estimate of the time left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .claims import Claim, Context, judge, load_claims, seed_for
+from .errors import InvalidEvidenceError
+from .report import Result, jsonable
+
+MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
+PLAIN_EVERY_SECONDS = 10.0
+PLAIN_EVERY_CLAIMS = 25
+
+
+class Interrupted(Exception):
+    """A run stopped by SIGINT or SIGTERM; ``results`` holds the claims that finished, in claim order."""
+
+    def __init__(self, signum: int, results: list[Result], total: int):
+        self.signum, self.results, self.total = signum, results, total
+        super().__init__(f"{signal.Signals(signum).name} after {len(results)} of {total} claims")
+
+
+class _Stop(BaseException):
+    """Raised by the signal handlers in the main process; a BaseException, so claim code does not swallow it."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+
+
+def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = None) -> Result:
+    """Run one claim and judge its evidence; anything it raises becomes the verdict ``error``."""
+    ctx = Context(claim.id, profile, figures_dir)
+    start = time.perf_counter()
+    base = {
+        "id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "expect": claim.expected(profile),
+        "seed": seed_for(claim.id),
+        "profile": profile,
+    }
+    try:
+        ev = claim.func(ctx)
+        out = judge(ev)
+    except InvalidEvidenceError as exc:  # the evidence says why; no traceback needed
+        return Result(**base, verdict="error", seconds=time.perf_counter() - start, error=f"invalid evidence: {exc}")
+    except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a claim that crashes is a bug: report it, never hide it
+        head = "".join(traceback.format_exception_only(type(exc), exc)).strip() or type(exc).__name__
+        return Result(**base, verdict="error", seconds=time.perf_counter() - start, error=head + "\n" + _trace(exc))
+    worst = {
+        "index": out.worst,
+        "measured": out.measured,
+        "bound": out.bound,
+        "parameters": out.parameters,
+        "entries": out.n_entries,
+        "failed": out.n_failed,
+        "inconclusive": out.n_inconclusive,
+    }
+    interval = (
+        None
+        if ev.interval is None
+        else {"lo": _stored(ev.interval[0], out.n_entries), "hi": _stored(ev.interval[1], out.n_entries)}
+    )
+    witness = jsonable({**ev.witness, **({"interval": interval} if interval else {})})
+    return Result(
+        **base,
+        verdict=out.verdict,
+        measured=_stored(ev.measured, out.n_entries),
+        bound=_stored(ev.bound, out.n_entries),
+        relation=ev.relation,
+        margin=out.margin,
+        worst=jsonable(worst),
+        witness=witness,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _trace(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def _stored(values, n_entries: int):
+    """``values`` for the report, or a note when the grid is too large to store entry by entry."""
+    if n_entries <= MAX_STORED:
+        return jsonable(values)
+    return f"{n_entries} entries, not stored (see 'worst')"
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the platform tells)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def _worker_init() -> None:
+    """Workers ignore Ctrl-C (the parent stops them) and die with their parent (Linux: PR_SET_PDEATHSIG)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM))  # 1 = PR_SET_PDEATHSIG
+
+
+def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
+    return run_claim(load_claims()[claim_id], profile, figures_dir)
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`_Stop` in the main thread while the block runs."""
+    if threading.current_thread() is not threading.main_thread():  # signals can only be handled there
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Stop(signum)
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+class _PlainProgress:
+    """Progress lines for a console that is not a terminal: every ``PLAIN_EVERY_CLAIMS`` claims or
+    ``PLAIN_EVERY_SECONDS`` seconds, whichever comes first (a ticker thread covers long claims)."""
+
+    def __init__(self, console: Console, total: int, label: str):
+        self.console, self.total, self.label = console, total, label
+        self.done, self.start = 0, time.monotonic()
+        self.last_line, self.last_count = self.start, 0
+        self._lock, self._quit = threading.Lock(), threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> _PlainProgress:
+        self.console.print(f"{self.label}: {self.total} claims to run", highlight=False)
+        self._ticker.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._quit.set()
+        self._ticker.join(timeout=1.0)
+
+    def _tick(self) -> None:
+        while not self._quit.wait(1.0):
+            with self._lock:
+                if time.monotonic() - self.last_line >= PLAIN_EVERY_SECONDS:
+                    self._line()
+
+    def _line(self) -> None:
+        elapsed = time.monotonic() - self.start
+        left = (
+            "estimating time left"
+            if not self.done
+            else f"about {_clock(elapsed / self.done * (self.total - self.done))} left"
+        )
+        self.console.print(
+            f"{self.label}: {self.done}/{self.total} claims, {_clock(elapsed)} elapsed, {left}", highlight=False
+        )
+        self.last_line, self.last_count = time.monotonic(), self.done
+
+    def advance(self, claim_id: str) -> None:
+        with self._lock:
+            self.done += 1
+            if self.done - self.last_count >= PLAIN_EVERY_CLAIMS or self.done == self.total:
+                self._line()
+
+
+class _LiveProgress:
+    """Rich's live bar (terminals)."""
+
+    def __init__(self, console: Console, total: int, label: str):
+        columns = (
+            TextColumn(f"[bold]{label}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+        )
+        self.progress = Progress(*columns, console=console, transient=True)
+        self.task = self.progress.add_task("", total=total)
+
+    def __enter__(self) -> _LiveProgress:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.__exit__(*exc)
+
+    def advance(self, claim_id: str) -> None:
+        self.progress.update(self.task, description=claim_id)
+        self.progress.advance(self.task)
+
+
+def _clock(seconds: float) -> str:
+    seconds = round(seconds)
+    return (
+        f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        if seconds >= 3600
+        else f"{seconds // 60}:{seconds % 60:02d}"
+    )
+
+
+def run(
+    claims: list[Claim],
+    *,
+    profile: str = "quick",
+    jobs: int = 1,
+    figures_dir: Path | None = None,
+    console: Console | None = None,
+    on_result: Callable[[Result], None] | None = None,
+    label: str = "verify",
+) -> list[Result]:
+    """Run ``claims`` (in ``jobs`` worker processes) with progress; results in claim order.
+
+    Parameters
+    ----------
+    on_result : callable, optional
+        Called in the main process with each result as it finishes (e.g. :meth:`fedtheory.journal.Journal.record`).
+
+    Raises
+    ------
+    Interrupted
+        On SIGINT or SIGTERM, after the workers are stopped; it carries the finished results.
+    """
+    console = console or Console(stderr=True)
+    results: dict[str, Result] = {}
+    display = _LiveProgress if console.is_terminal else _PlainProgress
+
+    def finished(result: Result) -> None:
+        results[result.id] = result
+        if on_result is not None:
+            on_result(result)
+
+    try:
+        with _stop_on_signals(), display(console, len(claims), label) as progress:
+            if jobs <= 1 or len(claims) <= 1:
+                for c in claims:
+                    finished(run_claim(c, profile, figures_dir))
+                    progress.advance(c.id)
+            else:
+                _run_parallel(claims, profile, min(jobs, len(claims)), figures_dir, finished, progress)
+    except _Stop as stop:
+        raise Interrupted(stop.signum, [results[c.id] for c in claims if c.id in results], len(claims)) from None
+    return [results[c.id] for c in claims]
+
+
+def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> None:
+    """Claims in a process pool; a pool whose worker died marks the claims it still held as ``error``."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers forked now inherit "ignore" before their initializer
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+        futures = {pool.submit(_run_by_id, c.id, profile, figures_dir): c for c in claims}
+    finally:
+        signal.signal(signal.SIGINT, old)
+    pending = set(futures)
+    try:
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for fut in done:
+                c = futures[fut]
+                try:
+                    result = fut.result()
+                except BrokenProcessPool as exc:
+                    result = Result(
+                        c.id,
+                        c.source,
+                        c.statement,
+                        "error",
+                        c.expected(profile),
+                        seed=seed_for(c.id),
+                        profile=profile,
+                        error=f"worker process died while this claim was pending ({exc})",
+                    )
+                finished(result)
+                progress.advance(c.id)
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel what has not started and terminate the worker processes."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    children = multiprocessing.active_children()
+    for p in children:
+        p.terminate()
+    deadline = time.monotonic() + 1.0
+    for p in children:
+        p.join(timeout=max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
