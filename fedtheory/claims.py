@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import pkgutil
 import re
 import warnings
@@ -387,7 +388,9 @@ def load_claim_modules(package: str, path: Iterable[str]) -> None:
 
 
 def load_claims() -> dict[str, Claim]:
-    """Import every claim package registered under the ``fedtheory.claims`` entry-point group (once).
+    """Import every claim package registered under the ``fedtheory.claims`` entry-point group (once), and the modules
+    named in the environment variable ``FEDTHEORY_CLAIMS`` (comma-separated module names: claims of your own without
+    packaging them; worker processes see them too).
 
     A package that fails to load is skipped (:data:`LOAD_ERRORS` names it); the other claims are unaffected.
     """
@@ -396,6 +399,8 @@ def load_claims() -> dict[str, Claim]:
         _loaded = True
         for ep in entry_points(group="fedtheory.claims"):
             _load_plugin(f"{ep.name} = {ep.value}", ep.load)
+        for name in filter(None, (m.strip() for m in os.environ.get("FEDTHEORY_CLAIMS", "").split(","))):
+            _load_plugin(name, lambda name=name: importlib.import_module(name))
     return REGISTRY
 
 

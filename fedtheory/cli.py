@@ -98,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         err = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=160)
         return _COMMANDS[args.command](args, out, err)
     except FedtheoryError as exc:
-        print(f"fedtheory: error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("fedtheory: interrupted", file=sys.stderr)
+        _say("interrupted")
         return 130
     except BrokenPipeError:  # `fedtheory list | head`: the reader left; nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -138,22 +138,27 @@ def _file(option: str, text: str) -> Path:
     return path
 
 
-def _cap_jobs(jobs: int, err: Console) -> int:
+def _say(message: str) -> None:
+    """One line on stderr, never wrapped."""
+    print(f"fedtheory: {message}", file=sys.stderr, flush=True)
+
+
+def _cap_jobs(jobs: int) -> int:
     cores = available_cores()
     if jobs > cores:
-        err.print(f"fedtheory: --jobs {jobs} capped at {cores} (the cores available)", highlight=False)
+        _say(f"--jobs {jobs} capped at {cores} (the cores available)")
         return cores
     return jobs
 
 
-def _warn_skipped_plugins(err: Console) -> None:
+def _warn_skipped_plugins() -> None:
     for line in LOAD_ERRORS:
-        err.print(f"fedtheory: warning: {line}", highlight=False, markup=False)
+        _say(f"warning: {line}")
 
 
 def _list(args, out: Console, err: Console) -> int:
     claims = select(args.targets)
-    _warn_skipped_plugins(err)
+    _warn_skipped_plugins()
     for c in claims:
         out.print(
             f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  (expect {c.expected('quick')})", highlight=False
@@ -168,12 +173,12 @@ def _verify(args, out: Console, err: Console) -> int:
     figures_text = args.figures if args.figures is not None else ("figures" if args.profile == "full" else None)
     figures = _folder("--figures", figures_text) if figures_text is not None else None
     claims = select(args.targets, exact=args.exact)
-    _warn_skipped_plugins(err)
-    jobs = _cap_jobs(args.jobs, err)
+    _warn_skipped_plugins()
+    jobs = _cap_jobs(args.jobs)
     start = time.perf_counter()
     with Journal(report_dir / JOURNAL, profile=args.profile, figures_dir=figures, resume=args.resume) as journal:
         if args.resume:
-            err.print(f"fedtheory: {journal.resume_note}", highlight=False, markup=False)
+            _say(journal.resume_note)
         todo = [c for c in claims if c.id not in journal.finished]
         try:
             fresh = run(
@@ -181,11 +186,9 @@ def _verify(args, out: Console, err: Console) -> int:
             )
         except Interrupted as stop:
             done = len(claims) - len(todo) + len(stop.results)
-            err.print(
-                f"fedtheory: {'interrupted' if stop.signum == signal.SIGINT else 'terminated'}: {done} of "
-                f"{len(claims)} claims finished and kept in {journal.path} (continue with --resume)",
-                highlight=False,
-                markup=False,
+            _say(
+                f"{'interrupted' if stop.signum == signal.SIGINT else 'terminated'}: {done} of {len(claims)} claims "
+                f"finished and kept in {journal.path} (continue with --resume)"
             )
             return 128 + stop.signum
     by_id = {**{c.id: journal.finished[c.id] for c in claims if c.id in journal.finished}, **{r.id: r for r in fresh}}
@@ -212,7 +215,7 @@ def _show(args, out: Console, err: Console) -> int:
         raise UsageError(
             f"show needs an exact claim id; {args.id!r} selects {len(below)} claims (`fedtheory list {args.id}`)"
         ) from None
-    _warn_skipped_plugins(err)
+    _warn_skipped_plugins()
     r = run_claim(c, args.profile)
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
@@ -246,7 +249,7 @@ def _digest(path: Path) -> str | None:
 def _figures(args, out: Console, err: Console) -> int:
     folder = _folder("--out", args.out)
     selected = select(args.targets)
-    _warn_skipped_plugins(err)
+    _warn_skipped_plugins()
     claims = [c for c in selected if c.figure]
     plain = [c.id for c in selected if not c.figure]
     if plain and args.targets:
@@ -262,9 +265,7 @@ def _figures(args, out: Console, err: Console) -> int:
     try:
         results = run(claims, profile=args.profile, figures_dir=folder, console=err, label="figures")
     except Interrupted as stop:
-        err.print(
-            f"fedtheory: interrupted: {len(stop.results)} of {len(claims)} figure claims finished", highlight=False
-        )
+        _say(f"interrupted: {len(stop.results)} of {len(claims)} figure claims finished")
         return 128 + stop.signum
     failed = 0
     for c, r in zip(claims, results):
@@ -283,5 +284,19 @@ def _figures(args, out: Console, err: Console) -> int:
 _COMMANDS = {"list": _list, "verify": _verify, "show": _show, "figures": _figures}
 
 
+def console_main() -> None:
+    """The console script: :func:`main`, and after Ctrl-C or SIGTERM an immediate exit.
+
+    The journal is closed and the workers are stopped by then; skipping the interpreter's teardown of the loaded
+    numerical stack (seconds on a busy machine) is what makes a stopped run exit at once.
+    """
+    code = main()
+    if code in (128 + signal.SIGINT, 128 + signal.SIGTERM):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console_main()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -19,8 +20,6 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from rich.console import Console
@@ -171,7 +170,7 @@ class _PlainProgress:
         self._ticker.join(timeout=1.0)
 
     def _tick(self) -> None:
-        while not self._quit.wait(1.0):
+        while not self._quit.wait(min(1.0, PLAIN_EVERY_SECONDS / 4)):
             with self._lock:
                 if time.monotonic() - self.last_line >= PLAIN_EVERY_SECONDS:
                     self._line()
@@ -275,48 +274,98 @@ def run(
 
 
 def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> None:
-    """Claims in a process pool; a pool whose worker died marks the claims it still held as ``error``."""
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers forked now inherit "ignore" before their initializer
+    """Claims in ``jobs`` worker processes, one claim at a time per worker over a pipe.
+
+    No threads and no shared queues in the parent, so stopping is a plain ``terminate``: nothing is left half-sent.
+    A worker that dies (a crash in native code, the OOM killer) gives its claim the verdict ``error`` and is replaced.
+    """
+    todo = list(reversed(claims))
+    workers: dict[int, _Worker] = {}
     try:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-        futures = {pool.submit(_run_by_id, c.id, profile, figures_dir): c for c in claims}
-    finally:
-        signal.signal(signal.SIGINT, old)
-    pending = set(futures)
-    try:
-        while pending:
-            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in done:
-                c = futures[fut]
+        for _ in range(min(jobs, len(todo))):
+            w = _Worker(profile, figures_dir)
+            workers[w.sentinel] = w
+            w.give(todo.pop())
+        while workers:
+            ready = multiprocessing.connection.wait([w.conn for w in workers.values()] + list(workers), timeout=0.5)
+            for w in list(workers.values()):
+                if w.conn not in ready and w.sentinel not in ready:
+                    continue
+                claim = w.claim
                 try:
-                    result = fut.result()
-                except BrokenProcessPool as exc:
-                    result = Result(
-                        c.id,
-                        c.source,
-                        c.statement,
-                        "error",
-                        c.expected(profile),
-                        seed=seed_for(c.id),
-                        profile=profile,
-                        error=f"worker process died while this claim was pending ({exc})",
-                    )
+                    result = w.conn.recv()
+                except (EOFError, OSError):  # the worker died with this claim
+                    w.stop()
+                    del workers[w.sentinel]
+                    result = _died(claim, profile, w.process.exitcode)
+                    if todo:
+                        w = _Worker(profile, figures_dir)
+                        workers[w.sentinel] = w
+                        w.give(todo.pop())
+                else:
+                    if todo:
+                        w.give(todo.pop())
+                    else:
+                        w.stop()
+                        del workers[w.sentinel]
                 finished(result)
-                progress.advance(c.id)
-    except BaseException:
-        _terminate(pool)
-        raise
-    pool.shutdown(wait=True)
+                progress.advance(claim.id)
+    finally:
+        for w in workers.values():
+            w.stop()
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: cancel what has not started and terminate the worker processes."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    children = multiprocessing.active_children()
-    for p in children:
-        p.terminate()
-    deadline = time.monotonic() + 1.0
-    for p in children:
-        p.join(timeout=max(0.0, deadline - time.monotonic()))
-        if p.is_alive():
-            p.kill()
+class _Worker:
+    """One worker process and its end of the pipe (see :func:`_run_parallel`)."""
+
+    def __init__(self, profile: str, figures_dir: Path | None):
+        self.conn, child = multiprocessing.Pipe()
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a forked worker ignores Ctrl-C from its first instruction
+        try:
+            self.process = multiprocessing.Process(
+                target=_worker_loop, args=(child, profile, figures_dir), daemon=True, name="fedtheory-worker"
+            )
+            self.process.start()
+        finally:
+            signal.signal(signal.SIGINT, old)
+        child.close()
+        self.sentinel = self.process.sentinel
+        self.claim: Claim | None = None
+
+    def give(self, claim: Claim) -> None:
+        self.claim = claim
+        self.conn.send(claim.id)
+
+    def stop(self) -> None:
+        """Terminate the process (at once: a finished worker has nothing left to do) and close the pipe."""
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout=1.0)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join(timeout=1.0)
+        self.conn.close()
+
+
+def _worker_loop(conn, profile: str, figures_dir: Path | None) -> None:
+    _worker_init()
+    while True:
+        try:
+            claim_id = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        conn.send(_run_by_id(claim_id, profile, figures_dir))
+
+
+def _died(claim: Claim, profile: str, exitcode: int | None) -> Result:
+    how = f"signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit status {exitcode}"
+    return Result(
+        claim.id,
+        claim.source,
+        claim.statement,
+        "error",
+        claim.expected(profile),
+        seed=seed_for(claim.id),
+        profile=profile,
+        error=f"the worker process running this claim died ({how})",
+    )

@@ -1,0 +1,8 @@
+"""A claim plugin that registers a malformed id (for the plugin-isolation test)."""
+
+from fedtheory.claims import Evidence, claim
+
+
+@claim("no slash and spaces", source="test", statement="", expect="holds")
+def malformed(ctx):
+    return Evidence(1.0, 2.0, "<=")

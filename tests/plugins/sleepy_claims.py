@@ -1,0 +1,35 @@
+"""Test claims for the command-line tests (loaded through ``FEDTHEORY_CLAIMS=sleepy_claims``): claims that take a
+set time, one that draws a figure, one that errs, one that forgets its figure."""
+
+import os
+import time
+
+from fedtheory.claims import Context, Evidence, claim
+
+NAP = float(os.environ.get("SLEEPY_SECONDS", "0"))
+
+for _i in range(int(os.environ.get("SLEEPY_COUNT", "6"))):
+
+    @claim(f"test-sleepy/nap:{_i}", source="test", statement="sleeps SLEEPY_SECONDS, then 1 <= 2", expect="holds")
+    def _nap(ctx: Context, i=_i) -> Evidence:
+        time.sleep(NAP)
+        return Evidence(1.0, 2.0, "<=", witness={"i": i})
+
+
+@claim("test-sleepy/figure", source="test", statement="draws a figure", expect="holds", figure="fig")
+def drawn(ctx: Context) -> Evidence:
+    path = ctx.figure_path("fig")
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"\x89PNG fixed bytes " + os.environ.get("SLEEPY_FIGURE", "a").encode())
+    return Evidence(1.0, 2.0, "<=")
+
+
+@claim("test-sleepy/figure-raises", source="test", statement="fails to draw", expect="holds", figure="broken")
+def broken(ctx: Context) -> Evidence:
+    raise RuntimeError("no data for the figure")
+
+
+@claim("test-sleepy/figure-missing", source="test", statement="forgets to draw", expect="holds", figure="missing")
+def missing(ctx: Context) -> Evidence:
+    return Evidence(1.0, 2.0, "<=")
