@@ -270,3 +270,14 @@ def test_verify_exact_runs_only_the_given_id(tmp_path):
     assert main(["verify", "--exact", "yuan-thesis/thm-a.4", "--report-dir", str(tmp_path)]) == 0
     ids = [c["id"] for c in json.loads((tmp_path / "verify.json").read_text())["claims"]]
     assert ids == ["yuan-thesis/thm-a.4"]
+
+
+def test_a_worker_that_dies_errs_its_claim_and_the_run_goes_on(tmp_path):
+    out = _fedtheory(
+        "verify", "test-sleepy/crash", "test-sleepy/nap", "--jobs", "2", "--report-dir", str(tmp_path), env=_env()
+    )
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    claims = {c["id"]: c for c in json.loads((tmp_path / "verify.json").read_text())["claims"]}
+    assert claims["test-sleepy/crash"]["verdict"] == "error"
+    assert "worker process running this claim died (signal 9)" in claims["test-sleepy/crash"]["error"]
+    assert sum(c["verdict"] == "holds" for c in claims.values()) == 6

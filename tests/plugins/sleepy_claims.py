@@ -33,3 +33,13 @@ def broken(ctx: Context) -> Evidence:
 @claim("test-sleepy/figure-missing", source="test", statement="forgets to draw", expect="holds", figure="missing")
 def missing(ctx: Context) -> Evidence:
     return Evidence(1.0, 2.0, "<=")
+
+
+@claim("test-sleepy/crash", source="test", statement="kills its worker process", expect="holds")
+def crash(ctx: Context) -> Evidence:
+    import multiprocessing
+    import signal
+
+    if multiprocessing.parent_process() is not None:  # only ever in a worker, never the run itself
+        os.kill(os.getpid(), signal.SIGKILL)
+    return Evidence(1.0, 2.0, "<=")
