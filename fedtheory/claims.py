@@ -61,6 +61,10 @@ class Evidence:
         The parameters of each entry; the worst entry's parameters become the witness.
     witness : dict, optional
         Instance description and any further numbers worth reporting.
+    extended : bool
+        ``measured`` and ``bound`` are extended reals whose infinities are exact values (a limit exponent decided by
+        an exponential factor, sympy's ``oo`` for a bound that never reaches its target), not overflow. Without it an
+        infinity makes the evidence unjudgeable (verdict ``error``); NaN always does.
 
     Notes
     -----
@@ -77,6 +81,7 @@ class Evidence:
     interval: tuple | None = None
     grid: dict | None = None
     witness: dict = field(default_factory=dict)
+    extended: bool = False
 
     def __post_init__(self):
         if self.relation not in RELATIONS:
@@ -140,12 +145,14 @@ def _check_judgeable(ev: Evidence) -> None:
     for name, arr in (("measured", m), ("bound", b)):
         if arr.dtype == object:  # exact values (Fraction) are finite
             continue
-        bad = ~np.isfinite(arr)
+        bad = np.isnan(arr) if ev.extended else ~np.isfinite(arr)
         if bad.any():
             where = np.flatnonzero(bad.ravel())
+            what = "NaN" if ev.extended else "not finite"
+            hint = "" if ev.extended else "; infinities that are exact values need Evidence(extended=True)"
             raise InvalidEvidenceError(
-                f"{name} is not finite at {where.size} of {arr.size} entries (first: entry {int(where[0])}, "
-                f"{arr.ravel()[where[0]]}{_entry_parameters(ev, int(where[0]), arr.shape)})"
+                f"{name} is {what} at {where.size} of {arr.size} entries (first: entry {int(where[0])}, "
+                f"{arr.ravel()[where[0]]}{_entry_parameters(ev, int(where[0]), arr.shape)}){hint}"
             )
     if ev.interval is not None:
         if len(ev.interval) != 2:

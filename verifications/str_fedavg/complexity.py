@@ -902,7 +902,7 @@ def _rate_evidence(kind: str, printed: list[sp.Expr], power: sp.Expr, points: li
             f"log power at the largest: {max(logs) if logs else 'n/a'}"
         )
     return Evidence(
-        measured=measured, bound=bound, relation="<=", rtol=1e-12, grid=grid,
+        measured=measured, bound=bound, relation="<=", rtol=1e-12, grid=grid, extended=True,  # sympy's oo: never
         witness={"per point: eps-exponents of the rounds, term by term": termwise} | (notes or {}),
     )  # fmt: skip
 

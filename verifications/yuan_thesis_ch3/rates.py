@@ -353,6 +353,7 @@ def polylog_evidence(
         bound=bound,
         relation="<=",
         grid={"check": check},
+        extended=True,  # an exponent of -inf/+inf is exact: an exp(c t^a) factor decides the limit
         witness={
             "directions": len(dirs),
             "pairs cross-checked against sympy.limit": checked,
@@ -915,6 +916,7 @@ def thm33_vs_fedavg(ctx: Context) -> Evidence:
         relation="<=",
         rtol=1e-12,
         grid={"check": check},
+        extended=True,  # an exponent of -inf is exact: the exp factor of (3.7) decides the limit
         witness={
             "statistical terms, (3.7) - (3.8)": str(
                 EQ_37.terms["sigma^2/(mu M K R)"] - EQ_38.terms["sigma^2/(mu M K R)"]
