@@ -281,11 +281,33 @@ def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> Non
     """
     todo = list(reversed(claims))
     workers: dict[int, _Worker] = {}
+
+    def retire(w: _Worker) -> None:
+        w.stop()
+        workers.pop(w.sentinel, None)
+
+    def assign(w: _Worker | None) -> None:
+        """Give the next claim to ``w`` (a new worker if ``w`` is None or dead); retire ``w`` when none is left."""
+        while todo:
+            if w is None or not w.process.is_alive():
+                if w is not None:
+                    retire(w)
+                w = _Worker(profile, figures_dir)
+                workers[w.sentinel] = w
+            try:
+                w.give(todo[-1])
+            except OSError:  # it died between its last result and this claim: the claim goes to a fresh worker
+                retire(w)
+                w = None
+                continue
+            todo.pop()
+            return
+        if w is not None:
+            retire(w)
+
     try:
         for _ in range(min(jobs, len(todo))):
-            w = _Worker(profile, figures_dir)
-            workers[w.sentinel] = w
-            w.give(todo.pop())
+            assign(None)
         while workers:
             ready = multiprocessing.connection.wait([w.conn for w in workers.values()] + list(workers), timeout=0.5)
             for w in list(workers.values()):
@@ -295,23 +317,15 @@ def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> Non
                 try:
                     result = w.conn.recv()
                 except (EOFError, OSError):  # the worker died with this claim
-                    w.stop()
-                    del workers[w.sentinel]
+                    retire(w)  # joins it: its exit code is known
                     result = _died(claim, profile, w.process.exitcode)
-                    if todo:
-                        w = _Worker(profile, figures_dir)
-                        workers[w.sentinel] = w
-                        w.give(todo.pop())
+                    assign(None)
                 else:
-                    if todo:
-                        w.give(todo.pop())
-                    else:
-                        w.stop()
-                        del workers[w.sentinel]
+                    assign(w)
                 finished(result)
                 progress.advance(claim.id)
     finally:
-        for w in workers.values():
+        for w in list(workers.values()):
             w.stop()
 
 
