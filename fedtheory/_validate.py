@@ -53,3 +53,33 @@ def psd_matrices(name: str, value, *, rtol: float = 1e-10) -> np.ndarray:
     if lam_min < -rtol * scale:
         raise InvalidParameterError(name, "positive semidefinite matrices", f"a matrix with eigenvalue {lam_min:.3g}")
     return arr
+
+
+def integer_array(name: str, value, *, minimum: int | None = None) -> np.ndarray:
+    """Return ``value`` as an int64 array after checking every entry is an integer (>= ``minimum``).
+
+    Python and numpy integers are accepted; floats are refused, even integral ones, so that a step count of 2.5 is
+    never truncated to 2.
+    """
+    arr = np.asarray(value)
+    if arr.dtype == object and arr.size:
+        ok = all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.ravel())
+    else:
+        ok = arr.size == 0 or np.issubdtype(arr.dtype, np.integer)
+    if not ok:
+        raise InvalidParameterError(name, "integers (Python or numpy ints; pass int(...) explicitly)", value)
+    arr = arr.astype(np.int64)
+    if minimum is not None and arr.size and np.min(arr) < minimum:
+        raise InvalidParameterError(name, f"integers >= {minimum}", value)
+    return arr
+
+
+def generator(name: str, value, *, allow_none: bool = False) -> np.random.Generator | None:
+    """Return ``value`` after checking it is a ``numpy.random.Generator`` (seeds and ``RandomState`` are refused, so
+    that every random stream is explicit; ``None`` only with ``allow_none``, for runs whose oracle draws nothing)."""
+    if isinstance(value, np.random.Generator) or (allow_none and value is None):
+        return value
+    allowed = "a numpy.random.Generator, e.g. numpy.random.default_rng(seed)"
+    if allow_none:
+        allowed += " (or None with a noiseless oracle such as ExactGradient)"
+    raise InvalidParameterError(name, allowed, type(value).__name__)

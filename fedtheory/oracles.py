@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import finite_array, positive, positive_int, psd_matrices
+from ._validate import finite_array, generator, positive, positive_int, psd_matrices
 from .errors import InvalidParameterError
 from .problems.base import Problem
 
@@ -25,11 +25,34 @@ class Oracle:
         raise NotImplementedError
 
 
+def check_oracle(oracle, name: str = "oracle") -> Oracle:
+    """Return ``oracle`` after checking it follows the oracle protocol: an :class:`Oracle`, or any callable
+    ``oracle(x, rng)`` with a ``problem`` attribute; a bare problem gets a hint to wrap it."""
+    if isinstance(oracle, Oracle) or (callable(oracle) and isinstance(getattr(oracle, "problem", None), Problem)):
+        return oracle
+    if isinstance(oracle, Problem):
+        raise InvalidParameterError(
+            name,
+            "an oracle from fedtheory.oracles wrapping the problem, e.g. ExactGradient(problem) or "
+            "AdditiveGaussian(problem, sigma)",
+            type(oracle).__name__,
+        )
+    raise InvalidParameterError(
+        name, "an oracle from fedtheory.oracles (ExactGradient, AdditiveGaussian, Rademacher, Minibatch)", oracle
+    )
+
+
+def _check_problem(problem) -> Problem:
+    if not isinstance(problem, Problem):
+        raise InvalidParameterError("problem", "a problem from fedtheory.problems", type(problem).__name__)
+    return problem
+
+
 class ExactGradient(Oracle):
     """No noise: ``grad F_m(x)``."""
 
     def __init__(self, problem: Problem):
-        self.problem = problem
+        self.problem = _check_problem(problem)
 
     def __call__(self, x, rng=None) -> np.ndarray:
         return self.problem.client_grad(x)
@@ -44,6 +67,7 @@ class _Additive(Oracle):
         raise NotImplementedError
 
     def __call__(self, x, rng: np.random.Generator) -> np.ndarray:
+        rng = generator("rng", rng)
         g = self.problem.client_grad(x)
         return g + self.noise(g.shape, rng)
 
@@ -66,7 +90,7 @@ class AdditiveGaussian(_Additive):
     """
 
     def __init__(self, problem: Problem, sigma: float | None = None, *, cov=None):
-        self.problem = problem
+        self.problem = _check_problem(problem)
         d = problem.dim
         if (sigma is None) == (cov is None):
             raise InvalidParameterError("sigma", "exactly one of sigma or cov", (sigma, cov))
@@ -98,7 +122,7 @@ class Rademacher(_Additive):
     """
 
     def __init__(self, problem: Problem, sigma: float):
-        self.problem = problem
+        self.problem = _check_problem(problem)
         self.scale = positive("sigma", sigma, allow_zero=True) / np.sqrt(problem.dim)
         self.cov = self.scale**2 * np.eye(problem.dim)
 
@@ -114,7 +138,7 @@ class Minibatch(Oracle):
     """
 
     def __init__(self, problem: Problem, batch_size: int):
-        if not hasattr(problem, "sample_grad"):
+        if not isinstance(problem, Problem) or not hasattr(problem, "sample_grad"):
             raise InvalidParameterError(
                 "problem",
                 "a finite-sum problem with sample_grad (LogisticRegression, LeastSquares)",
@@ -124,6 +148,7 @@ class Minibatch(Oracle):
         self.batch_size = positive_int("batch_size", batch_size)
 
     def __call__(self, x, rng) -> np.ndarray:
+        rng = generator("rng", rng)
         x = self.problem.check_client_points(x)
         idx = rng.integers(0, self.problem.n_samples, size=(*x.shape[:-1], self.batch_size))
         return self.problem.sample_grad(x, idx)

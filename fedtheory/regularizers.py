@@ -4,7 +4,8 @@ Each class implements
 
 * ``value(x)``: ``psi(x)`` over the last axis (the last two for :class:`NuclearNorm`);
   indicators return 0 on the set and ``inf`` outside;
-* ``prox(v, t)``: ``argmin_x psi(x) + ||x - v||^2 / (2t)`` for ``t >= 0``;
+* ``prox(v, t)``: ``argmin_x psi(x) + ||x - v||^2 / (2t)`` for a finite ``t > 0`` (``t = 0`` would be the identity
+  and is refused, as are negative, NaN and infinite ``t``);
 * ``in_subdifferential(p, g)``: whether ``g`` lies in ``partial psi(p)`` (within ``tol``);
 * ``check_prox(v, t)``: the optimality condition of the prox, ``(v - p)/t in partial psi(p)``.
 
@@ -13,14 +14,19 @@ Every method is vectorised over leading axes.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from ._validate import positive
+from ._validate import integer_array, positive
 from .errors import InvalidParameterError
 
 
 def _prox_parameter(t) -> float:
-    return positive("t", t, allow_zero=True)
+    """The prox step ``t`` as a float after checking it is finite and > 0."""
+    if isinstance(t, bool) or not isinstance(t, numbers.Real) or not np.isfinite(float(t)) or t <= 0:
+        raise InvalidParameterError("t", "a finite prox step t > 0 (the prox of t psi)", t)
+    return float(t)
 
 
 def soft_threshold(v, tau) -> np.ndarray:
@@ -54,7 +60,7 @@ class Regularizer:
 
     def check_prox(self, v, t, *, tol: float = 1e-8) -> np.ndarray:
         """True where ``p = prox(v, t)`` satisfies ``(v - p)/t in partial psi(p)`` (needs ``t > 0``)."""
-        t = positive("t", t)
+        t = _prox_parameter(t)
         p = self.prox(v, t)
         return self.in_subdifferential(p, (np.asarray(v, dtype=float) - p) / t, tol=tol)
 
@@ -154,7 +160,7 @@ class NuclearNorm(Regularizer):
 
 
 class _Indicator(Regularizer):
-    """Indicator of a closed convex set: its prox is the projection, whatever ``t >= 0``."""
+    """Indicator of a closed convex set: its prox is the projection, whatever ``t > 0``."""
 
     def contains(self, x, *, tol: float = 1e-10) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -171,12 +177,23 @@ class _Indicator(Regularizer):
 
 
 class Box(_Indicator):
-    """Indicator of ``{lo <= x <= hi}`` (bounds broadcast against ``x``)."""
+    """Indicator of ``{lo <= x <= hi}`` (bounds broadcast against ``x``; infinite bounds allowed, NaN not)."""
 
     def __init__(self, lo, hi):
+        for name, bound in (("lo", lo), ("hi", hi)):
+            try:
+                arr = np.asarray(bound, dtype=float)
+            except (TypeError, ValueError):
+                raise InvalidParameterError(name, "numeric bounds (scalars or arrays)", bound) from None
+            if np.any(np.isnan(arr)):
+                raise InvalidParameterError(name, "bounds that are numbers or +-inf, not NaN", bound)
         self.lo, self.hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-        if np.any(self.lo > self.hi):
-            raise InvalidParameterError("lo", "lower bounds <= upper bounds hi", self.lo)
+        try:
+            crossed = np.any(self.lo > self.hi)
+        except ValueError:
+            raise InvalidParameterError("hi", f"bounds broadcasting against lo of shape {self.lo.shape}", hi) from None
+        if crossed or np.any(self.lo == np.inf) or np.any(self.hi == -np.inf):
+            raise InvalidParameterError("lo", "lower bounds lo <= upper bounds hi (a non-empty box)", (lo, hi))
 
     def contains(self, x, *, tol: float = 1e-10) -> np.ndarray:
         x = np.asarray(x, dtype=float)
@@ -287,7 +304,7 @@ class Masked(Regularizer):
         if penalized.dtype != bool or penalized.ndim != 1 or not penalized.any():
             raise InvalidParameterError("penalized", "a 1-D boolean mask with at least one True", penalized)
         k = int(penalized.sum())
-        shape = (k,) if shape is None else tuple(int(n) for n in shape)
+        shape = (k,) if shape is None else tuple(integer_array("shape", shape, minimum=1).ravel().tolist())
         if int(np.prod(shape)) != k:
             raise InvalidParameterError("shape", f"a shape with {k} entries (the penalised coordinates)", shape)
         self.inner, self.penalized, self.shape = inner, penalized.copy(), shape

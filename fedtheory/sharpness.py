@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import finite_array, positive, positive_int
+from ._validate import finite_array, generator, positive, positive_int
 from .errors import InvalidParameterError
 from .problems.solution_sets import AffineSolutionSet
 
@@ -191,7 +191,7 @@ def residual_norm_sharpness(
     m, r = B.shape
     total = math.comb(m, r - 1)
     exact = total <= max_subsets
-    rng = np.random.default_rng(0) if rng is None else rng
+    rng = np.random.default_rng(0) if rng is None else generator("rng", rng)
     best, best_c = np.inf, None
     for rows in _row_subsets(m, r - 1, None if exact else max_subsets, rng):
         c = np.linalg.svd(B[rows], full_matrices=True)[2][:, -1, :]  # unit null vector of each B_Z
@@ -455,7 +455,7 @@ def normal_directions(solution_set: AffineSolutionSet, rng: np.random.Generator,
         )
     if solution_set.rank == 0:
         raise InvalidParameterError("solution_set", "a set with normals (U != 0; U = 0 gives X* = R^n)")
-    count = positive_int("count", count)
+    rng, count = generator("rng", rng), positive_int("count", count)
     d = rng.standard_normal((count, solution_set.rank)) @ solution_set.row_basis.T
     return d / np.linalg.norm(d, axis=-1, keepdims=True)
 

@@ -11,6 +11,7 @@ from fedtheory.exact import density, moments, rational
 from fedtheory.fit import mc_mean
 from fedtheory.oracles import AdditiveGaussian, Minibatch, Rademacher
 from fedtheory.problems import FederatedQuadratic, PiecewiseQuadratic, sparse_regression_data
+from fedtheory.problems.piecewise import PiecewiseLinear
 
 
 @given(
@@ -116,6 +117,57 @@ def test_density_error_estimate_shrinks_quadratically():
     g = PiecewiseQuadratic(1.0, 0.1).gradient_pieces()
     errs = [density.propagate(g, 0.1, 1.0, 0.0, [50], du=du).mean_error[0] for du in (0.2, 0.1, 0.05)]
     assert errs[0] / errs[1] == pytest.approx(4, rel=0.15) and errs[1] / errs[2] == pytest.approx(4, rel=0.15)
+
+
+def _three_kinks():
+    """A continuous piecewise-linear gradient with kinks at 0, 0.31 and 0.73: the last two fall between nodes."""
+    b, s = (0.0, 0.31, 0.73), (0.5, 2.0, 0.3, 1.5)
+    c = [0.0]
+    for j in range(1, 4):
+        c.append(c[-1] + (s[j - 1] - s[j]) * b[j - 1])
+    return PiecewiseLinear(b, s, tuple(c))
+
+
+@pytest.mark.parametrize("du", [0.5, 0.4, 0.25, 0.1])
+def test_density_error_estimate_bounds_the_error_on_coarse_accepted_grids(du):
+    # The README tour's setting (true mean -0.0406) and an instance with kinks between nodes, against a grid 4-20x
+    # finer; before the refusal below du = 8 reported -8.9e-24 +- 1e-15 here.
+    psi = PiecewiseQuadratic.scaled_psi(0.5).gradient_pieces()
+    for g, eta, sd, x0, steps in ((psi, 0.1, 1.0, 0.0, [1, 4, 16]), (_three_kinks(), 0.4, 0.8, -0.5, [2, 7])):
+        res = density.propagate(g, eta, sd, x0, steps, du=du)
+        ref = density.propagate(g, eta, sd, x0, steps, du=0.025)
+        assert np.all(np.abs(res.mean - ref.mean) <= res.mean_error + ref.mean_error), (du, res.mean - ref.mean)
+    g = _three_kinks()
+    u = density.round_map(g, 0.4, 0.8, 5, (-1.0, 1.0), du=du)
+    ref = density.round_map(g, 0.4, 0.8, 5, (-1.0, 1.0), du=du / 5)
+    xs = np.linspace(u.grid[0], u.grid[-1], 181)  # nodes and points between them
+    assert np.all(np.abs(u(xs) - ref(xs)) <= u.error_at(xs) + ref.error_at(xs))
+    st_, st_ref = density.stationary(g, 0.4, 0.8, du=du), density.stationary(g, 0.4, 0.8, du=0.025)
+    assert abs(st_.mean - st_ref.mean) <= st_.mean_error + st_ref.mean_error
+
+
+def test_density_refuses_grids_that_do_not_resolve_the_kernel():
+    psi = PiecewiseQuadratic.scaled_psi(0.5).gradient_pieces()
+    for call in (
+        lambda du: density.propagate(psi, eta=0.1, noise_sd=1.0, x0=0.0, steps=[16], du=du),
+        lambda du: density.round_map(psi, 0.1, 1.0, 4, (-0.1, 0.1), du=du),
+        lambda du: density.stationary(psi, 0.1, 1.0, du=du),
+    ):
+        for du in (8, 1.0, 0.51):
+            with pytest.raises(InvalidParameterError, match=r"invalid du: .*at most 0\.5 in units of tau"):
+                call(du)
+        call(0.5)
+
+
+def test_density_rejects_jumps_and_non_integer_steps():
+    with pytest.raises(InvalidParameterError, match="invalid g: expected a continuous"):
+        density.propagate(PiecewiseLinear((0.0,), (1.0, 1.0), (0.0, 1.0)), 0.1, 1.0, 0.0, [1])
+    g = PiecewiseQuadratic(1.0, 0.5).gradient_pieces()
+    for steps in ([2.5], [2.0], np.array([1.0, 3.0])):
+        with pytest.raises(InvalidParameterError, match="invalid steps"):
+            density.propagate(g, 0.1, 1.0, 0.0, steps)
+    with pytest.raises(InvalidParameterError, match="invalid K"):
+        density.round_map(g, 0.1, 1.0, 2.5, (-1.0, 1.0))
 
 
 def test_density_bad_input():

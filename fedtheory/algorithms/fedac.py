@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import positive, positive_int
+from .._validate import generator, positive, positive_int
 from ..errors import InvalidParameterError
-from ..oracles import Oracle, check_replicated
+from ..oracles import Oracle, check_oracle, check_replicated
 from .fedavg import _check_finite
 
 
@@ -175,6 +175,7 @@ def local_steps(
     x: np.ndarray, x_ag: np.ndarray, oracle: Oracle, params: FedAcParams, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """``params.K`` FedAc steps (Algorithm 2, lines 5-8) of every client; ``x, x_ag`` of shape ``(S, M, d)``."""
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     a, b = params.alpha_inv, params.beta_inv
     for _ in range(params.K):
         md = b * x + (1 - b) * x_ag
@@ -185,7 +186,11 @@ def local_steps(
 
 
 def round(state: FedAcState, oracle: Oracle, params: FedAcParams, rng: np.random.Generator) -> FedAcState:
-    """One FedAc round: broadcast both sequences, ``K`` local steps, average both."""
+    """One FedAc round: broadcast both sequences, ``K`` local steps, average both.
+
+    ``rng`` may be None only when the oracle draws nothing (:class:`~fedtheory.oracles.ExactGradient`).
+    """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     oracle.problem.check_clients(params.M)
     S, d = state.x.shape
     shape = (S, params.M, d)
@@ -218,6 +223,7 @@ def run(
     DivergenceError
         At the first round whose server pair is not finite.
     """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     R = positive_int("R", R, minimum=0)
     record_every = positive_int("record_every", record_every)
     state = init(x0, S, x_ag0=x_ag0, dim=oracle.problem.dim)
@@ -250,7 +256,7 @@ class L2Augmented(Oracle):
     center)``. The augmented function is ``lam``-strongly convex and ``(L + lam)``-smooth with the same noise."""
 
     def __init__(self, oracle: Oracle, lam: float, center):
-        self.oracle = oracle
+        self.oracle = check_oracle(oracle)
         self.problem = oracle.problem
         self.lam = positive("lam", lam)
         self.center = check_replicated("center", np.asarray(center, dtype=float), oracle.problem.dim, 1)[0]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import positive, positive_int
+from .._validate import generator, integer_array, positive, positive_int
 from ..errors import DivergenceError, InvalidParameterError
-from ..oracles import Oracle, check_replicated
+from ..oracles import Oracle, check_oracle, check_replicated
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,18 @@ def init(x0, S: int = 1, *, dim: int | None = None) -> FedAvgState:
 
 def local_sgd(x: np.ndarray, oracle: Oracle, eta: float, K: int, rng: np.random.Generator) -> np.ndarray:
     """``K`` SGD steps of every client from client points ``x`` of shape ``(S, M, d)``."""
-    for _ in range(K):
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
+    for _ in range(positive_int("K", K)):
         x = x - eta * oracle(x, rng)
     return x
 
 
 def round(state: FedAvgState, oracle: Oracle, params: FedAvgParams, rng: np.random.Generator) -> FedAvgState:
-    """One FedAvg round (Algorithm 1, lines 3-8 and the server averaging)."""
+    """One FedAvg round (Algorithm 1, lines 3-8 and the server averaging).
+
+    ``rng`` may be None only when the oracle draws nothing (:class:`~fedtheory.oracles.ExactGradient`).
+    """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     oracle.problem.check_clients(params.M)
     S, d = state.x.shape
     clients = np.broadcast_to(state.x[:, None, :], (S, params.M, d))
@@ -101,6 +106,7 @@ def run(
     DivergenceError
         At the first round whose server iterate is not finite.
     """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     R = positive_int("R", R, minimum=0)
     record_every = positive_int("record_every", record_every)
     state = init(x0, S, dim=oracle.problem.dim)
@@ -132,6 +138,7 @@ def minibatch_sgd(
     ("R iterations of SGD with minibatch size M", thesis text after Theorem 2.8); ``per_client = K``
     spends FedAvg's gradient budget in one step.
     """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     eta = positive("eta", eta)
     T = positive_int("T", T, minimum=0)
     M, per_client = positive_int("M", M), positive_int("per_client", per_client)
@@ -165,9 +172,10 @@ def sgd(
     ``record_at`` lists the step counts to keep (default: every step). The problem must have identical
     clients (or a single one).
     """
+    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     eta = positive("eta", eta)
     T = positive_int("T", T, minimum=0)
-    keep = set(range(T + 1)) if record_at is None else {int(k) for k in record_at}
+    keep = set(range(T + 1)) if record_at is None else set(integer_array("record_at", record_at).ravel().tolist())
     if any(k < 0 or k > T for k in keep):
         raise InvalidParameterError("record_at", f"step counts in [0, T = {T}]", sorted(keep))
     x = check_replicated("x0", x0, oracle.problem.dim, positive_int("S", S))[:, None, :]

@@ -26,7 +26,7 @@ from ..algorithms.fedac import FedAcParams
 from ..errors import InvalidParameterError
 from ..oracles import Oracle, check_replicated
 from ..problems.quadratic import FederatedQuadratic
-from .moments import _quadratic_and_cov
+from .moments import _quadratic_and_cov, check_moments_finite
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,13 @@ def step_map(problem: FederatedQuadratic, params: FedAcParams) -> tuple[np.ndarr
 
 
 def fedac_moments(oracle: Oracle, params: FedAcParams, x0, R: int, *, x_ag0=None) -> FedAcMoments:
-    """Exact server moments of ``R`` FedAc rounds from the deterministic start ``(x0, x_ag0)`` (default ``x0``)."""
+    """Exact server moments of ``R`` FedAc rounds from the deterministic start ``(x0, x_ag0)`` (default ``x0``).
+
+    Raises
+    ------
+    DivergenceError
+        At the first round whose mean or covariance is not finite (the exact iterates blow up).
+    """
     problem, C = _quadratic_and_cov(oracle)
     R = positive_int("R", R, minimum=0)
     d = problem.dim
@@ -92,9 +98,11 @@ def fedac_moments(oracle: Oracle, params: FedAcParams, x0, R: int, *, x_ag0=None
     noise = n @ C @ n.T
     W = sum(Pj @ noise @ Pj.T for Pj in powers) / params.M
     means, covs = [np.concatenate([x0, x_ag0])], [np.zeros((2 * d, 2 * d))]
-    for _ in range(R):
-        means.append(PK @ means[-1] + cK)
-        covs.append(PK @ covs[-1] @ PK.T + W)
+    for r in range(1, R + 1):
+        with np.errstate(over="ignore", invalid="ignore"):
+            means.append(PK @ means[-1] + cK)
+            covs.append(PK @ covs[-1] @ PK.T + W)
+        check_moments_finite(params.variant, r, means[-1], covs[-1])
     mean = np.stack(means).reshape(R + 1, 2, d)
     return FedAcMoments(mean, np.stack(covs), problem)
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import positive_int
+from .._validate import positive_int, psd_matrices
 from ..algorithms.fedavg import FedAvgParams
-from ..errors import InvalidParameterError
-from ..oracles import ExactGradient, Oracle, check_replicated
+from ..errors import DivergenceError, InvalidParameterError
+from ..oracles import ExactGradient, Oracle, check_oracle, check_replicated
 from ..problems.quadratic import FederatedQuadratic
 
 
@@ -44,7 +44,7 @@ class Moments:
 
 
 def _quadratic_and_cov(oracle: Oracle) -> tuple[FederatedQuadratic, np.ndarray]:
-    problem = oracle.problem
+    problem = check_oracle(oracle).problem
     if not isinstance(problem, FederatedQuadratic):
         raise InvalidParameterError("oracle", "an oracle on a FederatedQuadratic problem", type(problem).__name__)
     cov = np.zeros((problem.dim, problem.dim)) if isinstance(oracle, ExactGradient) else getattr(oracle, "cov", None)
@@ -89,20 +89,36 @@ def fedavg_moments(oracle: Oracle, params: FedAvgParams, x0, R: int, *, x0_cov=N
         Mean of the start point.
     R : int
     x0_cov : array (d, d), optional
-        Covariance of a random start (default: deterministic start).
+        Covariance of a random start (default: deterministic start): finite, symmetric positive semidefinite.
+
+    Raises
+    ------
+    DivergenceError
+        At the first round whose mean or covariance is not finite (the exact iterates blow up).
     """
     problem, _ = _quadratic_and_cov(oracle)
     R = positive_int("R", R, minimum=0)
     mean = check_replicated("x0", x0, problem.dim, 1)[0]
-    cov = np.zeros((problem.dim, problem.dim)) if x0_cov is None else np.asarray(x0_cov, dtype=float)
+    cov = np.zeros((problem.dim, problem.dim)) if x0_cov is None else psd_matrices("x0_cov", x0_cov)
+    if cov.shape != (problem.dim, problem.dim):
+        raise InvalidParameterError("x0_cov", f"a ({problem.dim}, {problem.dim}) matrix", f"shape {cov.shape}")
     step = round_map(oracle, params)
     means, covs = [mean], [cov]
-    for _ in range(R):
-        mean = step.G @ mean + step.c
-        cov = step.G @ cov @ step.G.T + step.W
+    for r in range(1, R + 1):
+        with np.errstate(over="ignore", invalid="ignore"):
+            mean = step.G @ mean + step.c
+            cov = step.G @ cov @ step.G.T + step.W
+        check_moments_finite("FedAvg (exact moments)", r, mean, cov)
         means.append(mean)
         covs.append(cov)
     return Moments(np.stack(means), np.stack(covs))
+
+
+def check_moments_finite(algorithm: str, r: int, mean: np.ndarray, cov: np.ndarray) -> None:
+    """Raise :class:`DivergenceError` at round ``r`` unless the exact mean and covariance are finite."""
+    bad = [name for name, v in (("mean", mean), ("covariance", cov)) if not np.all(np.isfinite(v))]
+    if bad:
+        raise DivergenceError(algorithm, r, f"the {' and '.join(bad)} overflowed")
 
 
 def expected_suboptimality(problem: FederatedQuadratic, moments: Moments) -> np.ndarray:
@@ -192,11 +208,13 @@ def fedavg_client_moments(oracle: Oracle, params: FedAvgParams, x0, R: int) -> C
     cov_s = np.zeros((d, d))
     means, covs = np.empty((R, params.K + 1, M, d)), np.empty((R, params.K + 1, M * d, M * d))
     for r in range(R):
-        mu, P = reset @ mean_s, reset @ cov_s @ reset.T
-        for k in range(params.K + 1):
-            means[r, k] = mu[d:].reshape(M, d)
-            covs[r, k] = P[d:, d:]
-            if k < params.K:
-                mu, P = T @ mu + c, T @ P @ T.T + W
-        mean_s, cov_s = average @ mu, average @ P @ average.T
+        with np.errstate(over="ignore", invalid="ignore"):
+            mu, P = reset @ mean_s, reset @ cov_s @ reset.T
+            for k in range(params.K + 1):
+                means[r, k] = mu[d:].reshape(M, d)
+                covs[r, k] = P[d:, d:]
+                if k < params.K:
+                    mu, P = T @ mu + c, T @ P @ T.T + W
+            mean_s, cov_s = average @ mu, average @ P @ average.T
+        check_moments_finite("FedAvg (exact client moments)", r + 1, mean_s, cov_s)
     return ClientMoments(means, covs)

@@ -9,6 +9,7 @@ noise, far fewer when the dynamics makes states coincide (a lattice walk has ``k
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,7 +26,10 @@ def exact(value) -> Fraction:
     """A number as a Fraction: ints and Fractions as they are, floats by their exact binary value."""
     if isinstance(value, (Fraction, int)):
         return Fraction(value)
-    return Fraction(float(value))
+    try:
+        return Fraction(float(value))
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidParameterError("value", "a finite number (int, Fraction or float)", value) from None
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,24 @@ class FiniteNoise:
     def __post_init__(self):
         if len(self.values) != len(self.probs) or not self.values:
             raise InvalidParameterError("probs", "one probability per noise value", len(self.probs))
+        inexact = [p for p in self.probs if isinstance(p, bool) or not isinstance(p, numbers.Rational)]
+        if inexact:
+            raise InvalidParameterError(
+                "probs",
+                "exact probabilities (fractions.Fraction or int): write Fraction(1, 3), or convert a float "
+                "exactly with Fraction(p) (its binary value, which rarely sums to exactly 1)",
+                inexact[0],
+            )
+        try:
+            values = tuple(tuple(exact(v) for v in value) for value in self.values)
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidParameterError(
+                "values", "tuples of finite numbers (one state per outcome)", self.values
+            ) from None
+        if len({len(v) for v in values}) != 1:
+            raise InvalidParameterError("values", "outcomes of one common dimension", self.values)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "probs", tuple(Fraction(p) for p in self.probs))
         if any(p < 0 for p in self.probs) or sum(self.probs) != 1:
             raise InvalidParameterError("probs", "non-negative probabilities summing to exactly 1", self.probs)
 

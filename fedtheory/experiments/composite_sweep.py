@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from .._validate import positive, positive_int
+from .._validate import generator, positive, positive_int
 from ..algorithms.composite import ALGORITHMS, Euclidean
 from ..errors import InvalidParameterError, ReferenceSolveError
 from ..problems import LogisticRegression, MeanSquaredError
@@ -137,8 +137,11 @@ class _Prox:
         if self.weights is not None:
             bound = tau * self.weights
             return v - np.clip(v, -bound, bound)
-        safe = np.where(tau > 0, tau, 1.0)
-        return np.where(tau > 0, safe * self.psi.prox(v / safe, 1.0), v)
+        # prox_{tau psi_1}(v) = tau prox_{psi_1}(v / tau) (1-homogeneity); a tau below 1e-200 shrinks by less than
+        # 1e-200 (v / tau would overflow), so it is the identity to float precision.
+        active = tau > 1e-200
+        safe = np.where(active, tau, 1.0)
+        return np.where(active, safe * self.psi.prox(v / safe, 1.0), v)
 
 
 def _stack(problems, S: int) -> tuple[np.ndarray, np.ndarray, bool, float]:
@@ -220,6 +223,7 @@ def run_sweep(
         raise InvalidParameterError("algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)
     S = positive_int("seeds", seeds)
     K, R, b = positive_int("K", K), positive_int("R", R), positive_int("batch_size", batch_size)
+    rng = generator("rng", rng)
     record_every = positive_int("record_every", record_every)
     blowup = positive("blowup", blowup)
     Z, Y, logistic, l2 = _stack(problems, S)

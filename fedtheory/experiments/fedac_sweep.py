@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import positive, positive_int
+from .._validate import generator, positive, positive_int
 from ..algorithms.fedac import inverse_coefficients
 from ..errors import InvalidParameterError
 from ..oracles import Minibatch
@@ -80,6 +80,7 @@ def run_sweep(
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError("algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)
     M, K, T, seeds = (positive_int(n, v) for n, v in (("M", M), ("K", K), ("T", T), ("seeds", seeds)))
+    rng = generator("rng", rng)
     if T % K:
         raise InvalidParameterError("T", f"a multiple of K = {K}", T)
     etas = np.asarray([positive("etas", e) for e in np.ravel(etas)])

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import positive, positive_int
+from .._validate import generator, positive, positive_int
 from ..errors import InvalidParameterError
 from ..regularizers import L1, Masked, NuclearNorm, Regularizer
 from .base import Problem, finite_sum_data, sample_rows
@@ -257,6 +257,7 @@ def federated_lasso(
     all independent. Draw order: ``x^0_real``, ``mu`` (M, d), ``delta`` (M, n, d), ``eps`` (M, n).
     The printed sets are ``federated_lasso(rng, **LASSO_SETS["I"])`` etc.
     """
+    rng = generator("rng", rng)
     d1, d0 = positive_int("d1", d1), positive_int("d0", d0, minimum=0)
     M, n = positive_int("n_clients", n_clients), positive_int("n_per_client", n_per_client)
     d = d1 + d0
@@ -322,6 +323,7 @@ def federated_low_rank(
     ``b = <A, X_real> + x^0_real + eps``, ``eps ~ N(0, 1)``. Draw order: ``x^0_real``, ``mu`` (M, d, d),
     ``delta`` (M, n, d, d), ``eps`` (M, n). The printed sets are ``federated_low_rank(rng, **LOW_RANK_SETS["I"])``.
     """
+    rng = generator("rng", rng)
     d, r = positive_int("d", d), positive_int("rank", rank)
     if r > d:
         raise InvalidParameterError("rank", f"a rank <= d = {d}", r)
@@ -392,6 +394,7 @@ def sparse_logistic_sessions(
     ``sigmoid(a'w_real)``, else ``-1``. Defaults: 30 training clients of 18 scans (540 samples), 6 validation
     clients, ``d = 200``. Draw order: ``nu``, session offsets, scan noise, label uniforms.
     """
+    rng = generator("rng", rng)
     J, S, n = (positive_int(k, v) for k, v in (("n_subjects", n_subjects), ("sessions", sessions), ("scans", scans)))
     if J < 2:
         raise InvalidParameterError("n_subjects", "at least 2 (one is held out for validation)", J)

@@ -33,6 +33,8 @@ class PiecewiseLinear:
     intercepts: tuple[float, ...]
 
     def __post_init__(self):
+        for name in ("breakpoints", "slopes", "intercepts"):
+            finite_array(name, getattr(self, name), ndim=1)
         if len(self.slopes) != len(self.breakpoints) + 1 or len(self.intercepts) != len(self.slopes):
             raise InvalidParameterError(
                 "slopes",

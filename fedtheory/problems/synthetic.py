@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import positive, positive_int
+from .._validate import generator, positive, positive_int
 from .least_squares import LeastSquares
 from .logistic import LogisticRegression
 
@@ -28,6 +28,7 @@ def logistic_data(
     Each client's feature mean is shifted by ``heterogeneity`` times a client-specific Gaussian vector,
     so ``heterogeneity = 0`` gives identically distributed (but distinct) client samples.
     """
+    rng = generator("rng", rng)
     M, n, d = (positive_int(k, v) for k, v in (("n_clients", n_clients), ("n_per_client", n_per_client), ("dim", dim)))
     positive("separation", separation, allow_zero=True)
     positive("heterogeneity", heterogeneity, allow_zero=True)
@@ -43,6 +44,7 @@ def sparse_regression_data(
     rng: np.random.Generator, *, n_clients: int, n_per_client: int, dim: int, n_nonzero: int, noise: float = 0.1
 ) -> tuple[LeastSquares, np.ndarray]:
     """Gaussian designs and a ``n_nonzero``-sparse ground truth with +-1 entries; returns (problem, truth)."""
+    rng = generator("rng", rng)
     M, n, d = (positive_int(k, v) for k, v in (("n_clients", n_clients), ("n_per_client", n_per_client), ("dim", dim)))
     s = positive_int("n_nonzero", n_nonzero)
     positive("noise", noise, allow_zero=True)
@@ -61,6 +63,7 @@ def a9a_like(rng: np.random.Generator, *, n: int = 4000, dim: int = 123, l2: flo
     non-zeros per row over 123 features); ``w_true ~ N(0, I/4)``; ``y_i = +1`` with probability
     ``sigmoid(x_i' w_true)``, else ``-1``. Every client samples the same ``n`` rows (homogeneous, as in chapter 3).
     """
+    rng = generator("rng", rng)
     n, dim = positive_int("n", n), positive_int("dim", dim)
     positive("l2", l2)
     p = rng.uniform(0.02, 0.25, dim)
@@ -89,6 +92,7 @@ def epsilon_like(
     ``signal = 5.3``, about what linear classifiers reach on epsilon. Every client samples the same ``n`` rows
     (homogeneous, as in chapter 3).
     """
+    rng = generator("rng", rng)
     n, dim = positive_int("n", n), positive_int("dim", dim)
     positive("l2", l2)
     decay = positive("decay", decay, allow_zero=True)

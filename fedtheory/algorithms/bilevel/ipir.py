@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validate import positive, positive_int
+from ..._validate import generator, positive, positive_int
 from ...errors import DivergenceError, InvalidParameterError
 from ...oracles import check_replicated
 from ...problems.base import Problem
@@ -82,6 +82,7 @@ class IPIRTrajectory:
 
     def sample_output(self, rng: np.random.Generator) -> np.ndarray:
         """Theorem 3's output ``y^{T*}`` with ``T*`` uniform on ``{0..T-1}``, drawn per replica (shape (S, n))."""
+        rng = generator("rng", rng)
         T, S = self.x.shape[:2]
         if T == 0:
             raise InvalidParameterError("T", "a run of at least one outer iteration", T)
@@ -174,6 +175,9 @@ def ipir_run(
     """
     lam, gamma = positive("lam", lam), positive("gamma", gamma)
     T, t0 = positive_int("T", T, minimum=0), positive_int("t0", t0, minimum=0)
+    K, rng = positive_int("K", K), generator("rng", rng, allow_none=True)
+    if not isinstance(h, Problem):
+        raise InvalidParameterError("h", "a problem from fedtheory.problems (its oracle goes in h_oracle)", h)
     _check_options(init, output, T, t0)
     if not callable(outer_grad):
         raise InvalidParameterError("outer_grad", "a callable y (S, n) -> grad f(y) (S, n)", outer_grad)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validate import positive, positive_int
+from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
 from ...oracles import ExactGradient, check_replicated
 from ...problems.base import Problem
@@ -138,6 +138,7 @@ def participation(N: int, S: int, replicas: int, rng: np.random.Generator) -> np
     (shape ``(replicas, N)``, zeros elsewhere); one vectorised draw (the first ``S`` of a random permutation, obtained
     as the argsort of i.i.d. uniform keys)."""
     N, S, replicas = positive_int("N", N), positive_int("S", S), positive_int("replicas", replicas)
+    rng = generator("rng", rng)
     if S > N:
         raise InvalidParameterError("S", f"an integer in [1, N = {N}]", S)
     chosen = np.argsort(rng.random((replicas, N)), axis=1)[:, :S]
@@ -173,6 +174,7 @@ def round(
         ``xbar^r``; with ``drift=True`` the pair ``(state, eps_r)``.
     """
     S_part = params.sampled(N)
+    rng = generator("rng", rng, allow_none=S_part == N)
     replicas, n = state.x.shape
     weights = None if S_part == N else participation(N, S_part, replicas, rng)
     anchor = state.x[:, None, :]
@@ -205,6 +207,10 @@ def client_count(h: Problem, f: Problem | None, N: int | None) -> int:
 def _check_oracle(name: str, oracle, problem: Problem) -> ClientGradient:
     if oracle is None:
         return ExactGradient(problem)
+    if isinstance(oracle, Problem) or not callable(oracle):
+        raise InvalidParameterError(
+            name, "an oracle oracle(y, rng) on the problem, e.g. ExactGradient(problem) or problem.rows()", oracle
+        )
     if getattr(oracle, "problem", problem) is not problem:
         raise InvalidParameterError(name, f"an oracle built on the problem passed as {name.split('_')[0]}", oracle)
     return oracle
@@ -235,6 +241,7 @@ def simulate(
     """
     R = positive_int("R", R, minimum=0)
     record_every = positive_int("record_every", record_every)
+    rng = generator("rng", rng, allow_none=True)
     S_part = params.sampled(N)
     state = StRState(np.array(x0, dtype=float))
     xs, ts, eps = [state.x], [0], []
@@ -297,6 +304,11 @@ def run(
     DivergenceError
         At the first round whose server iterate is not finite.
     """
+    for name, problem in (("h", h), ("f", f)):
+        if not isinstance(problem, Problem):
+            raise InvalidParameterError(
+                name, "a problem from fedtheory.problems (oracles go in h_oracle, f_oracle)", problem
+            )
     N = client_count(h, f, N)
     if f.dim != h.dim:
         raise InvalidParameterError("f", f"a problem of dimension n = {h.dim} (that of h)", f"dimension {f.dim}")

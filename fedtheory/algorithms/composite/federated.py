@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validate import positive, positive_int
+from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
-from ...oracles import Oracle, check_replicated
+from ...oracles import Oracle, check_oracle, check_replicated
 from ..fedavg import _check_finite
 from .mirror import MirrorMap
 
@@ -274,7 +274,12 @@ def round(
     -------
     CompositeState
         The server state after the round; with ``trace=True`` the pair ``(state, RoundTrace)``.
+
+    ``rng`` may be None only with full participation and an oracle that draws nothing
+    (:class:`~fedtheory.oracles.ExactGradient`).
     """
+    oracle = check_oracle(oracle)
+    rng = generator("rng", rng, allow_none=params.full_participation)
     oracle.problem.check_clients(params.M)
     _check_geometry(mirror, params, oracle.problem.dim)
     S = state.x.shape[0]
@@ -328,6 +333,8 @@ def run(
     DivergenceError
         At the first round whose server state is not finite.
     """
+    oracle = check_oracle(oracle)
+    rng = generator("rng", rng, allow_none=params.full_participation)
     R = positive_int("R", R, minimum=0)
     record_every = positive_int("record_every", record_every)
     if ergodic and not params.dual:

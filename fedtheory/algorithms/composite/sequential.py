@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validate import positive, positive_int
+from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
-from ...oracles import Oracle, check_replicated
+from ...oracles import Oracle, check_oracle, check_replicated
 from ..fedavg import _check_finite
 from .federated import CompositeTrajectory
 from .mirror import MirrorMap
 
 
 def _setup(oracle: Oracle, mirror: MirrorMap, x0, eta, T, M, S, record_every):
+    oracle = check_oracle(oracle)
     if not isinstance(mirror, MirrorMap):
         raise InvalidParameterError("mirror", "a MirrorMap (Euclidean, PNorm, Entropy)", type(mirror).__name__)
     eta = positive("eta", eta)
@@ -44,6 +45,7 @@ def _gradient(oracle: Oracle, x: np.ndarray, M: int, rng: np.random.Generator) -
 
 def _mirror_descent(oracle, mirror, x0, eta, T, rng, M, S, record_every, name) -> CompositeTrajectory:
     x, eta, T, M, record_every = _setup(oracle, mirror, x0, eta, T, M, S, record_every)
+    rng = generator("rng", rng, allow_none=True)
     xs, ts = [x], [0]
     for t in range(1, T + 1):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -117,6 +119,7 @@ def dual_averaging(
         At the first step whose dual iterate is not finite.
     """
     x0, eta, T, M, record_every = _setup(oracle, mirror, x0, eta, T, M, S, record_every)
+    rng = generator("rng", rng, allow_none=True)
     y = mirror.grad_h(x0).copy()
     x = mirror(y, 0.0)  # x^0 = grad h^*(grad h(x0)) = x0 (Proposition C.7)
     xs, ys, ts = [x0], [y], [0]

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..._validate import finite_array, positive_int
+from ..._validate import finite_array, generator, positive_int
 from ...errors import InvalidParameterError
 from ..base import Problem
 from ..quadratic import FederatedQuadratic
@@ -175,7 +175,7 @@ class InnerLeastSquares(FederatedQuadratic):
     def draw_rows(self, rng: np.random.Generator, shape: tuple[int, ...] = (), batch_size: int = 1) -> np.ndarray:
         """Row indices ``(*shape, N, batch_size)``: client ``i`` draws uniformly from its ``m_i`` rows, with
         replacement, independently across ``shape``, clients and draws."""
-        batch_size = positive_int("batch_size", batch_size)
+        batch_size, rng = positive_int("batch_size", batch_size), generator("rng", rng)
         return rng.integers(0, self.sizes[:, None], size=(*shape, self.N, batch_size))
 
     def sample_grad(self, x, idx) -> np.ndarray:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validate import positive, positive_int
+from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
 from .inner import InnerLeastSquares, ResidualNorm
 from .outer import SquaredDistance
@@ -43,12 +43,6 @@ def _sparse(rng: np.random.Generator, n: int, sparsity: int) -> np.ndarray:
     return x
 
 
-def _generator(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise InvalidParameterError("rng", "a numpy.random.Generator (explicit seeding)", type(rng).__name__)
-    return rng
-
-
 def ls_instance(
     m: int, n: int, N: int, rng: np.random.Generator, *, sparsity: int = 5, row_scale: float = 1.0
 ) -> RegressionInstance:
@@ -59,7 +53,7 @@ def ls_instance(
     split evenly into ``N`` consecutive clients (:meth:`InnerLeastSquares.split`). Draw order: ``U``, support,
     values.
     """
-    rng = _generator(rng)
+    rng = generator("rng", rng)
     m, n, N = positive_int("m", m), positive_int("n", n), positive_int("N", N)
     row_scale = positive("row_scale", row_scale)
     U = row_scale * rng.standard_normal((m, n)) / math.sqrt(n)
@@ -141,7 +135,7 @@ def residual_norm_instance(
     """Spec section 4 item 3: ``U`` (``m x n`` = 5 x 8) with i.i.d. ``N(0, 1)`` entries, ``x_true ~ N(0, I_n)``,
     ``v = U x_true`` (consistent), ``h = ||U x - v||_p``, ``f = 1/2 ||x - x0||^2`` with ``x0 ~ N(0, x0_std^2 I)``
     (``N(0, 9 I)`` by default). Draw order: ``U``, ``x_true``, ``x0``."""
-    rng = _generator(rng)
+    rng = generator("rng", rng)
     m, n = positive_int("m", m), positive_int("n", n)
     U = rng.standard_normal((m, n))
     x_true = rng.standard_normal(n)
@@ -177,7 +171,7 @@ def heterogeneous_regression(
 
     Draw order: ``z_1..z_N``, the Gaussian rows, support, values, noise.
     """
-    rng = _generator(rng)
+    rng = generator("rng", rng)
     n, m, N = positive_int("n", n), positive_int("m", m), positive_int("N", N)
     noise, row_scale = positive("noise", noise, allow_zero=True), positive("row_scale", row_scale)
     if N > m:
