@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rounding import UNIT_ROUNDOFF, gamma
 
 from fedtheory.errors import InvalidParameterError
 from fedtheory.exact import uniform
@@ -33,6 +34,20 @@ def _exact_average(grid, values, a, b):
     return np.trapezoid(np.interp(t, grid, values), t) / (b - a)
 
 
+def _window_error(grid, lo, hi, vmax, dvmax):
+    """Rounding bound on ``T @ v`` minus the exact average over ``[lo, hi]`` (per window), ``|v| <= vmax``,
+    ``|v_{j+1} - v_j| <= dvmax``. In index units ``a = (lo - x_0)/dx <= b <= G``: the window ends and the float nodes
+    are ``u (2 (b + 1) + 2 max|x|/dx)`` off where the uniform-grid formula puts them, which moves the average by
+    ``dvmax`` per unit at each end; each weight is ``(H(b - j) - H(a - j))/(b - a)`` with two <= 4u-accurate
+    quadratics, so its ``n_w`` weights cost ``8 u vmax n_w/(b - a)`` (short windows cancel); the row sum and the
+    reference trapezoid ``gamma_{n_w + 4} vmax`` each."""
+    dx = (grid[-1] - grid[0]) / (grid.size - 1)
+    a, b = (lo - grid[0]) / dx, (hi - grid[0]) / dx
+    n_w = np.ceil(b - a) + 2
+    shift = UNIT_ROUNDOFF * (2 * (b + 1) + 2 * np.max(np.abs(grid)) / dx)
+    return 2 * dvmax * shift + 8 * UNIT_ROUNDOFF * vmax * n_w / (b - a) + 2 * gamma(n_w + 4) * vmax
+
+
 def test_window_weights_average_the_interpolant_exactly():
     rng = np.random.default_rng(0)
     grid = -3.7 + 0.13 * np.arange(80)
@@ -41,9 +56,11 @@ def test_window_weights_average_the_interpolant_exactly():
     b = a + rng.uniform(1e-3, 1.5, a.size)
     T = uniform.window_weights(grid, a, b)
     expected = [_exact_average(grid, values, lo, hi) for lo, hi in zip(a, b)]
-    np.testing.assert_allclose(T @ values, expected, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(T.sum(axis=1).A1, 1.0, rtol=0, atol=1e-14)
-    np.testing.assert_allclose(T @ grid, (a + b) / 2, rtol=0, atol=1e-13)  # linear functions are averaged exactly
+    vmax, dv = np.max(np.abs(values)), np.max(np.abs(np.diff(values)))
+    assert np.all(np.abs(T @ values - expected) <= _window_error(grid, a, b, vmax, dv))
+    assert np.all(np.abs(T.sum(axis=1).A1 - 1.0) <= _window_error(grid, a, b, 1.0, 0.0))
+    # linear functions are averaged exactly
+    assert np.all(np.abs(T @ grid - (a + b) / 2) <= _window_error(grid, a, b, np.max(np.abs(grid)), 0.13))
 
 
 def test_window_sup_and_interpolation():
@@ -53,10 +70,15 @@ def test_window_sup_and_interpolation():
     a = rng.uniform(-5, 4, 50)
     b = np.minimum(a + rng.uniform(0, 1.2, a.size), 5)
     sup = uniform.window_sup(grid, values, a, b)
+    # interpolate() reads the fraction t = (x - x_0)/dx - j off an index up to 40: t is off by <= 2 u 41, i.e. the value
+    # by that times |v_{j+1} - v_j|; both interpolants round a few times more (<= 8 u |v|). Elementwise IEEE
+    # arithmetic only, so every build gives these bits, but the bound is what the test may rely on.
+    vmax = np.max(np.abs(values))
+    tol = UNIT_ROUNDOFF * (2 * 41 * 2 * vmax + 8 * vmax)
     for i, (lo, hi) in enumerate(zip(a, b)):
         t = np.concatenate([[lo, hi], grid[(grid > lo) & (grid < hi)]])
         for row in range(3):
-            assert sup[row, i] == pytest.approx(np.interp(t, grid, values[row]).max(), abs=1e-14)
+            assert sup[row, i] == pytest.approx(np.interp(t, grid, values[row]).max(), rel=0, abs=tol)
     np.testing.assert_allclose(uniform.interpolate(grid, values, a), [np.interp(a, grid, v) for v in values])
 
 
@@ -155,6 +177,31 @@ def test_concave_increasing_with_slopes_between_the_curvature_bounds(L, Q, eta_L
     assert np.all(r.d2u <= r.d2u_error)
     assert np.all(r.du >= (1 - eta * L) ** k - r.du_error - 1e-15)
     assert np.all(r.du <= (1 - eta * L / 2) ** k + r.du_error + 1e-15)
+
+
+@pytest.mark.parametrize("per_half_window", [2, 4, 16])
+def test_error_estimate_bounds_the_error_as_a_sup_on_coarse_accepted_grids(per_half_window):
+    # The estimate against a grid 16-128x finer, as a sup over the range (at a single node where the leading error
+    # changes sign it need not hold: module docstring).
+    grad, hess, third = _instance(1.5, 0.2)
+    eta, sigma, k_max = 0.3, 1.2, 5
+    r = uniform.derivatives(grad, hess, third, eta, sigma, k_max, (-2.0, 2.0), dx=eta * sigma / per_half_window)
+    ref = uniform.derivatives(grad, hess, third, eta, sigma, k_max, (-2.0, 2.0), dx=eta * sigma / 256)
+    xs = r.grid[(r.grid >= -2.0) & (r.grid <= 2.0)]
+    for name in ("u", "du", "d2u"):
+        value, error = (uniform.interpolate(r.grid, getattr(r, n), xs) for n in (name, f"{name}_error"))
+        truth = uniform.interpolate(ref.grid, getattr(ref, name), xs)
+        ref_error = uniform.interpolate(ref.grid, getattr(ref, f"{name}_error"), xs)
+        slack = 1e-14 * (1 + np.abs(truth))  # the reference interpolated at nodes placed with other roundings
+        assert np.all(np.max(np.abs(value - truth) - slack, axis=1) <= np.max(error + ref_error, axis=1)), name
+
+
+def test_refuses_a_grid_coarser_than_half_the_noise_window():
+    grad, hess, third = _instance(1.0, 0.1)
+    for dx in (0.06, 0.1, 1.0):  # eta sigma = 0.1: at most 0.05
+        with pytest.raises(InvalidParameterError, match=r"invalid dx: .*at most eta \* sigma / 2"):
+            uniform.derivatives(grad, hess, third, 0.1, 1.0, 3, (-1.0, 1.0), dx=dx)
+    uniform.derivatives(grad, hess, third, 0.1, 1.0, 3, (-1.0, 1.0), dx=0.05)
 
 
 def test_rejects_bad_parameters():
