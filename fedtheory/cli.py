@@ -277,7 +277,7 @@ def _figures(args, out: Console, err: Console) -> int:
         else:
             status = "unchanged" if after == before[c.id] else "written"
         failed += status.startswith("failed")
-        out.print(f"{paths[c.id]}: {status} ({c.id}: {r.verdict})", highlight=False, markup=False)
+        out.print(f"{paths[c.id]}: {status} ({c.id}: {r.verdict})", highlight=False, markup=False, soft_wrap=True)
     return 1 if failed else 0
 
 

@@ -23,19 +23,25 @@ FORMAT = 1
 
 
 def code_fingerprint() -> str:
-    """SHA-256 of the Python source of fedtheory and every claim package, and of the library versions."""
+    """SHA-256 of the Python source of fedtheory and of every claim package or module (entry points and
+    ``FEDTHEORY_CLAIMS``), and of the library versions."""
     import fedtheory
 
-    roots = {Path(fedtheory.__file__).parent}
-    for ep in entry_points(group="fedtheory.claims"):
-        spec = importlib.util.find_spec(ep.module)
+    modules = [ep.module for ep in entry_points(group="fedtheory.claims")]
+    modules += [m.strip() for m in os.environ.get("FEDTHEORY_CLAIMS", "").split(",") if m.strip()]
+    files = {path for path in Path(fedtheory.__file__).parent.rglob("*.py")}
+    for name in modules:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # a plugin that does not load is skipped by the run as well
+            continue
         if spec is not None and spec.origin:
-            roots.add(Path(spec.origin).parent)
+            origin = Path(spec.origin)
+            files |= set(origin.parent.rglob("*.py")) if spec.submodule_search_locations else {origin}
     digest = hashlib.sha256(json.dumps(versions(), sort_keys=True).encode())
-    for root in sorted(roots):
-        for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root.parent)).encode())
-            digest.update(path.read_bytes())
+    for path in sorted(files):
+        digest.update(str(path).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
