@@ -108,10 +108,13 @@ class Outcome:
 
 
 def _values(x) -> np.ndarray:
-    arr = np.asarray(x, dtype=object)
+    """``x`` as floats, or as Fractions when any entry is one (then every entry is converted exactly)."""
+    arr = np.asarray(x)
+    if arr.dtype != object:  # numeric already: no per-entry scan (grids reach millions of entries)
+        return arr.astype(float, copy=False)
     if any(isinstance(v, Fraction) for v in arr.flat):
         return np.vectorize(Fraction, otypes=[object])(arr)
-    return np.asarray(x, dtype=float)
+    return arr.astype(float)
 
 
 def judge(ev: Evidence) -> Outcome:
@@ -124,16 +127,16 @@ def judge(ev: Evidence) -> Outcome:
         interval with a NaN end or ``lo > hi``. The runner reports it as the verdict ``error`` with this reason.
     """
     with np.errstate(invalid="ignore", divide="ignore"):
-        _check_judgeable(ev)
-        return _judge(ev)
+        m, b = _values(ev.measured), _values(ev.bound)
+        _check_judgeable(ev, m, b)
+        return _judge(ev, m, b)
 
 
-def _check_judgeable(ev: Evidence) -> None:
+def _check_judgeable(ev: Evidence, m: np.ndarray, b: np.ndarray) -> None:
     """Refuse evidence whose verdict would hide a bug (a NaN compares false, an infinity trivially)."""
     for name in ("rtol", "atol"):
         if not np.isfinite(getattr(ev, name)):
             raise InvalidEvidenceError(f"{name} is {getattr(ev, name)}: a tolerance must be a finite number >= 0")
-    m, b = _values(ev.measured), _values(ev.bound)
     try:
         m, b = np.broadcast_arrays(np.atleast_1d(m), np.atleast_1d(b))
     except ValueError:
@@ -185,8 +188,8 @@ def _entry_parameters(ev: Evidence, index: int, shape: tuple) -> str:
     return ", grid: " + ", ".join(parts) if parts else ""
 
 
-def _judge(ev: Evidence) -> Outcome:
-    m, b = _values(ev.measured), _values(ev.bound)
+def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
+    shape = np.broadcast_shapes(m.shape, b.shape)
     m, b = np.broadcast_arrays(np.atleast_1d(m), np.atleast_1d(b))
     m, b = m.ravel(), b.ravel()
     tol = ev.atol + (ev.rtol * np.abs(b.astype(float)) if ev.rtol else 0.0)  # no 0 * inf for infinite bounds
@@ -245,12 +248,9 @@ def _judge(ev: Evidence) -> Outcome:
     else:
         ratio = mf[worst] / bf[worst] if bf[worst] != 0 else np.nan
         margin = float(ratio) if np.isfinite(ratio) else None
-    shape = np.broadcast_shapes(
-        np.shape(np.asarray(ev.measured, dtype=object)), np.shape(np.asarray(ev.bound, dtype=object))
-    )
     params = {}
     for name, values in (ev.grid or {}).items():
-        flat = np.asarray(values, dtype=object)
+        flat = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
         flat = flat.ravel() if flat.size == m.size else np.broadcast_to(flat, shape).ravel()
         params[name] = _plain(flat[worst])
     return Outcome(
