@@ -23,6 +23,7 @@ import importlib
 import os
 import pkgutil
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -305,6 +306,9 @@ class Claim:
     func: Callable[[Context], Evidence]
     figure: str | None = None
     expect_full: str | None = None
+    where: str = ""
+    """``module:line`` where the claim is registered (its ``@claim`` line, or the module-level call of the factory that
+    registered it)."""
 
     def expected(self, profile: str) -> str:
         """The verdict recorded for ``profile``: ``expect_full`` in the full profile when the paper-scale grid
@@ -342,6 +346,7 @@ def claim(
     for name, value in (("expect", expect), ("expect_full", expect_full)):
         if value not in VERDICTS and not (name == "expect_full" and value is None):
             raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
+    where = _registration_site(sys._getframe(1))
 
     def register(func: Callable[[Context], Evidence]):
         if not callable(func):
@@ -349,10 +354,19 @@ def claim(
         known = REGISTRY.get(id)
         if known is not None and _origin(known.func) != _origin(func):
             raise InvalidParameterError("id", f"an id not already registered (by {'.'.join(_origin(known.func))})", id)
-        REGISTRY[id] = Claim(id, source, statement, expect, func, figure, expect_full)
+        REGISTRY[id] = Claim(id, source, statement, expect, func, figure, expect_full, where)
         return func
 
     return register
+
+
+def _registration_site(frame) -> str:
+    """``module:line`` of the nearest module-level frame from ``frame`` outwards (``frame`` itself if none)."""
+    site = frame
+    while site is not None and site.f_code.co_name != "<module>":
+        site = site.f_back
+    site = site or frame
+    return f"{site.f_globals.get('__name__', '?')}:{site.f_lineno}"
 
 
 def seed_for(claim_id: str) -> int:

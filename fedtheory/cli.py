@@ -164,6 +164,7 @@ def _list(args, out: Console, err: Console) -> int:
             f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  (expect {c.expected('quick')})", highlight=False
         )
         out.print(f"    {c.statement}", highlight=False, markup=False, soft_wrap=True)
+        out.print(f"    [dim]{escape(c.where)}[/]", highlight=False, soft_wrap=True)
     return 0
 
 
@@ -218,6 +219,7 @@ def _show(args, out: Console, err: Console) -> int:
     _warn_skipped_plugins()
     r = run_claim(c, args.profile)
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
+    out.print(f"defined:   {c.where}", highlight=False, markup=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
     out.print(
         f"verdict:   {r.verdict} (recorded: {c.expected(args.profile)}); margin {report.fmt(r.margin)}; "

@@ -2,6 +2,7 @@
 them is valid JSON."""
 
 import json
+import sys
 
 import pytest
 
@@ -38,3 +39,43 @@ def test_report_of_every_claim(results, tmp_path):
 def test_claims_are_deterministic():
     claim = next(c for c in CLAIMS if c.id.endswith("kinked-mean-mc-vs-rational"))
     assert run_claim(claim).measured == run_claim(claim).measured
+
+
+def test_every_claim_module_registers_a_claim_and_every_claim_says_where():
+    """A module under verifications/ that registers nothing is a claim dropped on the floor (unless it declares itself
+    a helper with ``REGISTERS_CLAIMS = False``); each claim knows the ``module:line`` that registered it."""
+    import pkgutil
+    import sys
+
+    import verifications
+
+    modules = {m.name for m in pkgutil.walk_packages(verifications.__path__, "verifications.") if not m.ispkg}
+    assert modules <= set(sys.modules), "every module was imported by discovery"
+    helpers = {m for m in modules if getattr(sys.modules[m], "REGISTERS_CLAIMS", True) is False}
+    registering = {c.where.rsplit(":", 1)[0] for c in CLAIMS}
+    assert not modules - helpers - registering, "modules that register no claim"
+    assert not helpers & registering, "a helper module registers claims"
+    assert all(c.where.rsplit(":", 1)[1].isdigit() for c in CLAIMS)
+
+
+def test_a_module_dropped_into_a_claim_package_is_registered_without_editing_anything(tmp_path, monkeypatch):
+    from fedtheory.claims import REGISTRY
+
+    package = tmp_path / "dropin_paper"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from fedtheory.claims import load_claim_modules\n\nload_claim_modules(__name__, __path__)\n"
+    )
+    (package / "new_theorem.py").write_text(
+        "from fedtheory.claims import Evidence, claim\n\n\n"
+        "@claim('dropin-paper/thm-1', source='Theorem 1', statement='1 <= 2', expect='holds')\n"
+        "def thm_1(ctx):\n    return Evidence(1.0, 2.0, '<=')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        __import__("dropin_paper")
+        assert REGISTRY["dropin-paper/thm-1"].where == "dropin_paper.new_theorem:4"
+    finally:
+        REGISTRY.pop("dropin-paper/thm-1", None)
+        for name in ("dropin_paper", "dropin_paper.new_theorem"):
+            sys.modules.pop(name, None)

@@ -4,24 +4,6 @@ selection.
 Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-fedavg.md``.
 """
 
-from . import (
-    complexity,
-    experiments,
-    heterogeneity,
-    ipir,
-    rates,
-    schedules,
-    sharpness_bounds,
-    theorems,
-)
+from fedtheory.claims import load_claim_modules
 
-__all__ = [
-    "complexity",
-    "experiments",
-    "heterogeneity",
-    "ipir",
-    "rates",
-    "schedules",
-    "sharpness_bounds",
-    "theorems",
-]
+load_claim_modules(__name__, __path__)  # every module of this folder: a new one needs no edit here

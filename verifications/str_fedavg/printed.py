@@ -20,6 +20,8 @@ import math
 
 import numpy as np
 
+REGISTERS_CLAIMS = False  # shared printed constants; the claims are in the sibling modules
+
 
 # --- constants (Lemma 2, Theorem 1, Proposition 1) --------------------------------------------------------------------
 def B2(eta, L_h, L_f=1.0):

@@ -4,46 +4,6 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-79
 2574-3272.
 """
 
-from . import (
-    bias_bounds,
-    bias_direction,
-    fedavg_bias,
-    fedavg_third_order,
-    helper_lemmas,
-    iterate_bias,
-    lemma_a5,
-    lemma_a13,
-    logistic_rates,
-    lower_bound_components,
-    lower_bound_sweep,
-    nonconvex,
-    proof_sketch,
-    rates,
-    stationary_bias,
-    table_2_1,
-    third_order,
-    third_order_lower,
-    upper_bound,
-)
+from fedtheory.claims import load_claim_modules
 
-__all__ = [
-    "bias_bounds",
-    "bias_direction",
-    "fedavg_bias",
-    "fedavg_third_order",
-    "helper_lemmas",
-    "iterate_bias",
-    "lemma_a5",
-    "lemma_a13",
-    "logistic_rates",
-    "lower_bound_components",
-    "lower_bound_sweep",
-    "nonconvex",
-    "proof_sketch",
-    "rates",
-    "stationary_bias",
-    "table_2_1",
-    "third_order",
-    "third_order_lower",
-    "upper_bound",
-]
+load_claim_modules(__name__, __path__)  # every module of this folder: a new one needs no edit here

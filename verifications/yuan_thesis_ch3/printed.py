@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+REGISTERS_CLAIMS = False  # shared printed constants; the claims are in the sibling modules
+
 
 def eta_thm35(mu, M, K, R, pot0, s2, L=1.0) -> float:
     """Theorem 3.5: ``min{1/L, log^2(e + min{mu M K R Psi0/sigma^2, mu^2 K R^3 Psi0/(L sigma^2)})/(mu K R^2)}``."""
