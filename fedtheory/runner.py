@@ -261,12 +261,14 @@ def run(
             on_result(result)
 
     try:
-        with _stop_on_signals(), display(console, len(claims), label) as progress:
+        with _stop_on_signals():
             if jobs <= 1 or len(claims) <= 1:
-                for c in claims:
-                    finished(run_claim(c, profile, figures_dir))
-                    progress.advance(c.id)
+                with display(console, len(claims), label) as progress:
+                    for c in claims:
+                        finished(run_claim(c, profile, figures_dir))
+                        progress.advance(c.id)
             else:
+                progress = display(console, len(claims), label)
                 _run_parallel(claims, profile, min(jobs, len(claims)), figures_dir, finished, progress)
     except _Stop as stop:
         raise Interrupted(stop.signum, [results[c.id] for c in claims if c.id in results], len(claims)) from None
@@ -277,7 +279,8 @@ def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> Non
     """Claims in ``jobs`` worker processes, one claim at a time per worker over a pipe.
 
     No threads and no shared queues in the parent, so stopping is a plain ``terminate``: nothing is left half-sent.
-    A worker that dies (a crash in native code, the OOM killer) gives its claim the verdict ``error`` and is replaced.
+    The workers are forked before ``progress`` (a context manager) starts its display thread. A worker that dies (a
+    crash in native code, the OOM killer) gives its claim the verdict ``error`` and is replaced.
     """
     todo = list(reversed(claims))
     workers: dict[int, _Worker] = {}
@@ -308,22 +311,23 @@ def _run_parallel(claims, profile, jobs, figures_dir, finished, progress) -> Non
     try:
         for _ in range(min(jobs, len(todo))):
             assign(None)
-        while workers:
-            ready = multiprocessing.connection.wait([w.conn for w in workers.values()] + list(workers), timeout=0.5)
-            for w in list(workers.values()):
-                if w.conn not in ready and w.sentinel not in ready:
-                    continue
-                claim = w.claim
-                try:
-                    result = w.conn.recv()
-                except (EOFError, OSError):  # the worker died with this claim
-                    retire(w)  # joins it: its exit code is known
-                    result = _died(claim, profile, w.process.exitcode)
-                    assign(None)
-                else:
-                    assign(w)
-                finished(result)
-                progress.advance(claim.id)
+        with progress:
+            while workers:
+                ready = multiprocessing.connection.wait([w.conn for w in workers.values()] + list(workers), 0.5)
+                for w in list(workers.values()):
+                    if w.conn not in ready and w.sentinel not in ready:
+                        continue
+                    claim = w.claim
+                    try:
+                        result = w.conn.recv()
+                    except (EOFError, OSError):  # the worker died with this claim
+                        retire(w)  # joins it: its exit code is known
+                        result = _died(claim, profile, w.process.exitcode)
+                        assign(None)
+                    else:
+                        assign(w)
+                    finished(result)
+                    progress.advance(claim.id)
     finally:
         for w in list(workers.values()):
             w.stop()
