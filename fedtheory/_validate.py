@@ -83,3 +83,14 @@ def generator(name: str, value, *, allow_none: bool = False) -> np.random.Genera
     if allow_none:
         allowed += " (or None with a noiseless oracle such as ExactGradient)"
     raise InvalidParameterError(name, allowed, type(value).__name__)
+
+
+def interval(name: str, value) -> tuple[float, float]:
+    """Return ``value`` as ``(lo, hi)`` after checking it is a pair of finite numbers with ``lo < hi``."""
+    try:
+        lo, hi = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(name, "a pair (lo, hi) of numbers", value) from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise InvalidParameterError(name, "finite (lo, hi) with lo < hi", value)
+    return lo, hi

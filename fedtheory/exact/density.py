@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import solve_banded
 
-from .._validate import finite_array, integer_array, positive, positive_int
+from .._validate import finite_array, integer_array, interval, positive, positive_int
 from ..errors import InvalidParameterError
 from ..problems.piecewise import PiecewiseLinear
 
@@ -392,12 +392,7 @@ def round_map(
     if np.any(slopes < 0) or np.any(slopes > 2):
         raise InvalidParameterError("eta", "0 <= eta * slope <= 2 for every piece of g", eta)
     K = positive_int("K", K)
-    try:
-        lo, hi = (float(v) for v in x_range)
-    except (TypeError, ValueError):
-        raise InvalidParameterError("x_range", "a pair (lo, hi) of numbers", x_range) from None
-    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-        raise InvalidParameterError("x_range", "finite (lo, hi) with lo < hi", x_range)
+    lo, hi = interval("x_range", x_range)
     grid, u, mass, kink = _backward_once(g, eta, tau, K, lo, hi, du)
     coarse_grid, coarse_u, _, coarse_kink = _backward_once(g, eta, tau, K, lo, hi, 2 * du)
     inside = (grid >= lo) & (grid <= hi)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._validate import positive, positive_int
+from .._validate import interval, positive, positive_int
 from ..errors import InvalidParameterError
 
 _NODES_PER_HALF_WINDOW = 16  # default resolution: eta * sigma / dx
@@ -336,12 +336,7 @@ def derivatives(
             "the grid twice as coarse used for the error estimate resolves the window",
             dx,
         )
-    try:
-        lo, hi = (float(v) for v in x_range)
-    except (TypeError, ValueError):
-        raise InvalidParameterError("x_range", "a pair (lo, hi) of numbers", x_range) from None
-    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-        raise InvalidParameterError("x_range", "finite (lo, hi) with lo < hi", x_range)
+    lo, hi = interval("x_range", x_range)
     x, g = _invariant_grid(grad, eta, sigma, lo, hi, dx)
     fine = _backward(x, g, hess, third, eta, sigma, k_max)
     coarse = _backward(x[::2], g[::2], hess, third, eta, sigma, k_max)
