@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from . import report
-from .claims import LOAD_ERRORS, PROFILES, load_claims, select
+from .claims import LOAD_ERRORS, PROFILES, select
 from .errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
@@ -209,10 +209,11 @@ def _verify(args, out: Console, err: Console) -> int:
 def _show(args, out: Console, err: Console) -> int:
     try:
         (c,) = select([args.id], exact=True)
-    except UnknownClaimError:
-        below = select([args.id]) if any(k.startswith(args.id) for k in load_claims()) else []
-        if not below:
-            raise
+    except UnknownClaimError as unknown:
+        try:
+            below = select([args.id])
+        except UnknownClaimError:
+            raise unknown from None
         raise UsageError(
             f"show needs an exact claim id; {args.id!r} selects {len(below)} claims (`fedtheory list {args.id}`)"
         ) from None
