@@ -176,17 +176,25 @@ def _check_judgeable(ev: Evidence, m: np.ndarray, b: np.ndarray) -> None:
             )
 
 
+def _grid_parameters(grid: dict | None, index: int, shape: tuple) -> dict:
+    """The grid's parameters of entry ``index`` (flat, C order) of evidence of ``shape``: each grid array either has
+    one value per entry or broadcasts against ``shape``."""
+    params = {}
+    for name, values in (grid or {}).items():
+        flat = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+        flat = flat.ravel() if flat.size == int(np.prod(shape)) else np.broadcast_to(flat, shape).ravel()
+        params[name] = _plain(flat[index])
+    return params
+
+
 def _entry_parameters(ev: Evidence, index: int, shape: tuple) -> str:
-    """``", grid: k=3, eta=0.1"`` for entry ``index`` of a grid of ``shape``, or ``""``."""
-    parts = []
-    for name, values in (ev.grid or {}).items():
-        flat = np.asarray(values, dtype=object)
-        try:
-            flat = flat.ravel() if flat.size == int(np.prod(shape)) else np.broadcast_to(flat, shape).ravel()
-            parts.append(f"{name}={_plain(flat[index])}")
-        except (ValueError, IndexError):
-            continue
-    return ", grid: " + ", ".join(parts) if parts else ""
+    """``", grid: k=3, eta=0.1"`` for entry ``index``, or ``""`` (also when the grid itself is malformed: this only
+    annotates an error message)."""
+    try:
+        params = _grid_parameters(ev.grid, index, shape)
+    except (ValueError, IndexError):
+        return ""
+    return ", grid: " + ", ".join(f"{k}={v}" for k, v in params.items()) if params else ""
 
 
 def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
@@ -249,11 +257,7 @@ def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
     else:
         ratio = mf[worst] / bf[worst] if bf[worst] != 0 else np.nan
         margin = float(ratio) if np.isfinite(ratio) else None
-    params = {}
-    for name, values in (ev.grid or {}).items():
-        flat = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
-        flat = flat.ravel() if flat.size == m.size else np.broadcast_to(flat, shape).ravel()
-        params[name] = _plain(flat[worst])
+    params = _grid_parameters(ev.grid, worst, shape)
     return Outcome(
         verdict, margin, worst, float(mf[worst]), float(bf[worst]), m.size, int(failed.sum()), int(unsure.sum()), params
     )
