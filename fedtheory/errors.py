@@ -45,7 +45,7 @@ class InvalidEvidenceError(FedtheoryError, ValueError):
 
 
 class ClaimPluginWarning(RuntimeWarning):
-    """A claim plugin failed to load and was skipped (``fedtheory.claims.LOAD_ERRORS`` names it)."""
+    """A claim plugin failed to load and was skipped (``fedtheory.harness.claims.LOAD_ERRORS`` names it)."""
 
 
 class ReferenceSolveError(FedtheoryError):

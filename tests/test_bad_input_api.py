@@ -14,9 +14,9 @@ import pytest
 from fedtheory.algorithms import bilevel as str_fedavg
 from fedtheory.algorithms import composite as fco
 from fedtheory.algorithms import fedac, fedavg
-from fedtheory.claims import Evidence
 from fedtheory.errors import DivergenceError, FedtheoryError, InvalidParameterError
 from fedtheory.exact import density, fedac_moments, moments, rational, uniform
+from fedtheory.harness.claims import Evidence
 from fedtheory.oracles import AdditiveGaussian, ExactGradient, Rademacher
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, PiecewiseQuadratic, logistic_data
 from fedtheory.problems.piecewise import PiecewiseLinear

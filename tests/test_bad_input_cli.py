@@ -1,11 +1,12 @@
 """Bad command lines: each exits 2 with one line on stderr that names the argument, and no traceback.
 
-Run in-process (``fedtheory.cli.main``) so the table stays fast; ``test_cli.py`` runs the real command for a few.
+Run in-process (``fedtheory.harness.cli.main``) so the table stays fast; ``test_cli.py`` runs the real command for
+a few.
 """
 
 import pytest
 
-from fedtheory.cli import main
+from fedtheory.harness.cli import main
 
 FAST = "yuan-thesis/def-2.5:quadratic-zero-bias-moments"
 

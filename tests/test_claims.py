@@ -2,8 +2,8 @@ from fractions import Fraction
 
 import pytest
 
-from fedtheory.claims import Evidence, claim, judge, seed_for, select
 from fedtheory.errors import InvalidParameterError, UnknownClaimError
+from fedtheory.harness.claims import Evidence, claim, judge, seed_for, select
 
 
 def test_inequalities_hold_and_fail_with_the_worst_entry_as_witness():
@@ -57,7 +57,7 @@ def test_report_json_accepts_exact_and_symbolic_values():
 
     import sympy as sp
 
-    from fedtheory.report import jsonable
+    from fedtheory.harness.report import jsonable
 
     doc = jsonable({"a": Fraction(1, 4), "b": sp.Rational(1, 3), "c": float("inf"), "d": [sp.Symbol("x"), None, True]})
     assert json.loads(json.dumps(doc)) == {"a": 0.25, "b": 1 / 3, "c": "inf", "d": ["x", None, True]}
@@ -87,8 +87,8 @@ def test_evidence_that_would_hide_a_bug_is_an_error_never_a_failure(evidence, re
 
 
 def test_a_claim_with_bad_evidence_or_that_raises_is_an_error_and_the_run_goes_on():
-    from fedtheory.claims import REGISTRY
-    from fedtheory.runner import run
+    from fedtheory.harness.claims import REGISTRY
+    from fedtheory.harness.runner import run
 
     @claim("test-paper/nan", source="", statement="", expect="holds")
     def nan_claim(ctx):
@@ -123,8 +123,8 @@ def test_witness_parameters_follow_the_broadcast_shape():
 
 
 def test_the_full_profile_can_record_its_own_verdict():
-    from fedtheory.claims import REGISTRY
-    from fedtheory.runner import run_claim
+    from fedtheory.harness.claims import REGISTRY
+    from fedtheory.harness.runner import run_claim
 
     @claim("test-paper/per-profile", source="", statement="", expect="holds", expect_full="fails")
     def per_profile(ctx):
@@ -141,9 +141,9 @@ def test_the_full_profile_can_record_its_own_verdict():
 
 
 def test_markdown_report_escapes_pipes_in_sources(tmp_path):
-    from fedtheory.claims import REGISTRY
-    from fedtheory.report import write_markdown
-    from fedtheory.runner import run_claim
+    from fedtheory.harness.claims import REGISTRY
+    from fedtheory.harness.report import write_markdown
+    from fedtheory.harness.runner import run_claim
 
     @claim("test-paper/pipes", source="Lemma 1, |x| <= 1 (line 3)", statement="", expect="holds")
     def pipes(ctx):

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from fedtheory.cli import main
+from fedtheory.harness.cli import main
 
 FAST = "yuan-thesis/def-2.5:quadratic-zero-bias-moments"
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, "-m", "fedtheory.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "fedtheory.harness.cli", *args], capture_output=True, text=True)
 
 
 def test_unknown_claim_is_one_line_and_nonzero():
@@ -101,7 +101,7 @@ def _env(modules="sleepy_claims", **extra):
 
 def _fedtheory(*args, env):
     return subprocess.run(
-        [sys.executable, "-m", "fedtheory.cli", *args], capture_output=True, text=True, env=env, timeout=600
+        [sys.executable, "-m", "fedtheory.harness.cli", *args], capture_output=True, text=True, env=env, timeout=600
     )
 
 
@@ -132,7 +132,7 @@ def _gone(pid: int) -> bool:
 )
 def test_a_signal_stops_a_run_at_once_without_orphans_and_keeps_finished_claims(tmp_path, signum, code, jobs):
     env = _env(SLEEPY_SECONDS="1.0" if jobs > 1 else "0.5", SLEEPY_COUNT="40")
-    argv = [sys.executable, "-m", "fedtheory.cli", "verify", "test-sleepy/nap", "--jobs", str(jobs)]
+    argv = [sys.executable, "-m", "fedtheory.harness.cli", "verify", "test-sleepy/nap", "--jobs", str(jobs)]
     proc = subprocess.Popen(
         [*argv, "--report-dir", str(tmp_path)],
         env=env,
@@ -181,8 +181,8 @@ def test_a_signal_stops_a_run_at_once_without_orphans_and_keeps_finished_claims(
 
 
 def test_resume_needs_the_same_code_and_profile(tmp_path):
-    from fedtheory.journal import Journal
-    from fedtheory.report import Result
+    from fedtheory.harness.journal import Journal
+    from fedtheory.harness.report import Result
 
     path = tmp_path / "j.jsonl"
     with Journal(path, profile="quick") as j:
@@ -204,8 +204,8 @@ def test_progress_off_a_terminal_prints_count_elapsed_and_time_left(monkeypatch)
 
     from rich.console import Console
 
-    from fedtheory import runner
-    from fedtheory.claims import REGISTRY, Evidence, claim
+    from fedtheory.harness import runner
+    from fedtheory.harness.claims import REGISTRY, Evidence, claim
 
     monkeypatch.setattr(runner, "PLAIN_EVERY_SECONDS", 0.3)
     monkeypatch.setattr(runner, "PLAIN_EVERY_CLAIMS", 3)
@@ -228,7 +228,7 @@ def test_progress_off_a_terminal_prints_count_elapsed_and_time_left(monkeypatch)
 
 
 def test_jobs_above_the_cores_are_capped_with_a_notice(tmp_path, capsys):
-    from fedtheory.runner import available_cores
+    from fedtheory.harness.runner import available_cores
 
     assert main(["verify", FAST, "--jobs", "999", "--report-dir", str(tmp_path)]) == 0
     assert f"--jobs 999 capped at {available_cores()}" in capsys.readouterr().err

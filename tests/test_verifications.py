@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from fedtheory.claims import select
-from fedtheory.report import write_json, write_markdown
-from fedtheory.runner import run_claim
+from fedtheory.harness.claims import select
+from fedtheory.harness.report import write_json, write_markdown
+from fedtheory.harness.runner import run_claim
 
 CLAIMS = select()
 
@@ -59,15 +59,15 @@ def test_every_claim_module_registers_a_claim_and_every_claim_says_where():
 
 
 def test_a_module_dropped_into_a_claim_package_is_registered_without_editing_anything(tmp_path, monkeypatch):
-    from fedtheory.claims import REGISTRY
+    from fedtheory.harness.claims import REGISTRY
 
     package = tmp_path / "dropin_paper"
     package.mkdir()
     (package / "__init__.py").write_text(
-        "from fedtheory.claims import load_claim_modules\n\nload_claim_modules(__name__, __path__)\n"
+        "from fedtheory.harness.claims import load_claim_modules\n\nload_claim_modules(__name__, __path__)\n"
     )
     (package / "new_theorem.py").write_text(
-        "from fedtheory.claims import Evidence, claim\n\n\n"
+        "from fedtheory.harness.claims import Evidence, claim\n\n\n"
         "@claim('dropin-paper/thm-1', source='Theorem 1', statement='1 <= 2', expect='holds')\n"
         "def thm_1(ctx):\n    return Evidence(1.0, 2.0, '<=')\n"
     )

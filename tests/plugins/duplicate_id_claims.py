@@ -1,6 +1,6 @@
 """A claim plugin that registers an id the sleepy plugin already registered (for the plugin-isolation test)."""
 
-from fedtheory.claims import Evidence, claim
+from fedtheory.harness.claims import Evidence, claim
 
 
 @claim("test-sleepy/other-claim-of-this-plugin", source="test", statement="rolled back with its plugin", expect="holds")

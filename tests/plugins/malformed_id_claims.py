@@ -1,6 +1,6 @@
 """A claim plugin that registers a malformed id (for the plugin-isolation test)."""
 
-from fedtheory.claims import Evidence, claim
+from fedtheory.harness.claims import Evidence, claim
 
 
 @claim("no slash and spaces", source="test", statement="", expect="holds")

@@ -4,7 +4,7 @@ set time, one that draws a figure, one that errs, one that forgets its figure.""
 import os
 import time
 
-from fedtheory.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim
 
 NAP = float(os.environ.get("SLEEPY_SECONDS", "0"))
 

@@ -4,6 +4,6 @@ selection.
 Paper text: ``shared/seeds/003_511a8e816d499631.txt``; digest ``shared/spec/str-fedavg.md``.
 """
 
-from fedtheory.claims import load_claim_modules
+from fedtheory.harness.claims import load_claim_modules
 
 load_claim_modules(__name__, __path__)  # every module of this folder: a new one needs no edit here

@@ -53,7 +53,7 @@ import numpy as np
 import sympy as sp
 from scipy.special import expi
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 
 PAPER = "str-fedavg"
 KAPPAS = (1.25, 1.5, 2.0, 3.0, 5.0)

@@ -52,10 +52,10 @@ from itertools import pairwise
 
 import numpy as np
 
-from fedtheory import plotting
 from fedtheory.algorithms.bilevel import experiment_rule, ipir_run, round_map_radius, run
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.problems.bilevel import HuberL1, LogSumPenalty, LSPEnvelope, bilevel_optimum, heterogeneous_regression
 

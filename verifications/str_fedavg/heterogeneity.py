@@ -47,7 +47,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 
 PAPER = "str-fedavg"
 ETAS = (0.01, 0.1, 0.5, 1.0, 2.0, 11.0)  # V13's grid plus 2 and the printed eta-hat = 11 of Thm 3 / Prop 7

@@ -65,7 +65,7 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.algorithms.bilevel import ipir_run, schedule_ipir
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.problems.bilevel import LSPEnvelope
 from fedtheory.problems.solution_sets import AffineSolutionSet

@@ -43,8 +43,8 @@ from fedtheory.algorithms.bilevel import (
     weights,
 )
 from fedtheory.algorithms.bilevel import round as str_round
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems.bilevel import (
     HuberL1,

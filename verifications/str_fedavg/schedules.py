@@ -46,7 +46,7 @@ import sympy as sp
 from scipy.optimize import minimize_scalar
 
 from fedtheory.algorithms.bilevel import printed_weights
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 
 from . import printed as pf
 

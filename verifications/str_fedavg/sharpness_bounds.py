@@ -64,10 +64,10 @@ from functools import cache
 import cvxpy as cp
 import numpy as np
 
-from fedtheory import plotting
 from fedtheory.algorithms.bilevel import StRParams, run
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import loglog_slope
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import bilevel
 from fedtheory.problems.bilevel import (
     HuberL1,

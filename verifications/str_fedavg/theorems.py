@@ -68,7 +68,6 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory import plotting
 from fedtheory.algorithms.bilevel import (
     output,
     run,
@@ -79,8 +78,9 @@ from fedtheory.algorithms.bilevel import (
     simulate,
     theta,
 )
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import loglog_slope
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems.bilevel import (
     BilevelReference,
     HuberL1,

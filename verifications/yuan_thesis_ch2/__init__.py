@@ -4,6 +4,6 @@ Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, chapter 2 at lines 115-79
 2574-3272.
 """
 
-from fedtheory.claims import load_claim_modules
+from fedtheory.harness.claims import load_claim_modules
 
 load_claim_modules(__name__, __path__)  # every module of this folder: a new one needs no edit here

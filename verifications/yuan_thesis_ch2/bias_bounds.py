@@ -18,10 +18,10 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory import plotting
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact import density, rational
 from fedtheory.fit import loglog_slope
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"

@@ -17,9 +17,9 @@ from functools import cache
 import numpy as np
 from scipy.special import expit
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import rational
 from fedtheory.fit import loglog_slope
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.problems import LogisticRegression
 
 PAPER = "yuan-thesis"

@@ -18,11 +18,11 @@ from scipy.optimize import brentq
 from scipy.stats import linregress, norm
 from scipy.stats import t as t_dist
 
-from fedtheory import plotting
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density
 from fedtheory.fit import loglog_slope, mc_mean
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import PiecewiseQuadratic
 

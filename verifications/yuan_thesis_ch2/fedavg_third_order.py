@@ -23,9 +23,9 @@ from functools import cache
 import numpy as np
 from scipy.optimize import brentq
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density
 from fedtheory.fit import loglog_slope
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.problems import LogCoshQuadratic
 
 PAPER = "yuan-thesis"

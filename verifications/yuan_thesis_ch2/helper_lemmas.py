@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import LogCoshQuadratic
 from fedtheory.problems.logcosh import log_cosh
 

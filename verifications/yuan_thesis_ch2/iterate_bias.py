@@ -12,11 +12,11 @@ from itertools import pairwise
 import numpy as np
 from scipy.stats import norm
 
-from fedtheory import plotting
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density, moments, rational
 from fedtheory.fit import mc_mean
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.oracles import AdditiveGaussian, Rademacher
 from fedtheory.problems import FederatedQuadratic, PiecewiseQuadratic
 

@@ -31,8 +31,8 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import uniform
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.problems import LogCoshQuadratic
 
 PAPER = "yuan-thesis"

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import log_ndtr
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"

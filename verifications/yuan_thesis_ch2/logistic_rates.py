@@ -28,8 +28,8 @@ import numpy as np
 from scipy.special import expit
 
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum

@@ -19,9 +19,9 @@ from functools import cache
 import numpy as np
 import sympy as sp
 
-from fedtheory import plotting
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.oracles import ExactGradient
 from fedtheory.problems import FederatedQuadratic
 

@@ -20,11 +20,11 @@ from functools import cache
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from fedtheory import plotting
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density
 from fedtheory.fit import loglog_slope, mc_mean
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import PiecewiseQuadratic
 

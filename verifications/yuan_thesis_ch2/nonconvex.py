@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.oracles import Rademacher
 from fedtheory.problems import SeparableCosine
 

@@ -16,8 +16,8 @@ from functools import cache
 import numpy as np
 import sympy as sp
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact import density, rational
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.dimensions import check
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 
 PAPER = "yuan-thesis"
 

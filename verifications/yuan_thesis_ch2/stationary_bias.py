@@ -16,9 +16,9 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact import density
 from fedtheory.fit import loglog_slope
+from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"

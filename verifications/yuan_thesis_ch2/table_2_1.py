@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic
 
 from .lower_bound_components import _coordinate4

@@ -18,9 +18,9 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact import rational
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import LogCoshQuadratic
 

@@ -16,9 +16,9 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory import plotting
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import LogCoshQuadratic
 
 PAPER = "yuan-thesis"

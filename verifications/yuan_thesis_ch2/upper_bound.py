@@ -18,8 +18,8 @@ from functools import cache
 import numpy as np
 
 from fedtheory.algorithms import fedavg
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact import moments
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments, step_map
 from fedtheory.exact.moments import gaussian_norm_moments
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim
 
 from . import printed
 from .convergence import NOISE, _grid, _oracle, _potential0, _record, instance, sigma_assumption_32

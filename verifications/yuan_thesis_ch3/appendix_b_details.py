@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 
 PAPER = "yuan-thesis"
 E = np.e

@@ -22,9 +22,9 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory import plotting
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.experiments.fedac_sweep import Sweep, run_sweep
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import a9a_like
 from fedtheory.reference import logistic_optimum
 

@@ -23,8 +23,8 @@ from functools import cache
 import numpy as np
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact.fedac_moments import FedAcMoments, fedac_moments
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 

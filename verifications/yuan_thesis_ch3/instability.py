@@ -21,8 +21,8 @@ import numpy as np
 import sympy as sp
 
 from fedtheory import instability as ins
-from fedtheory import plotting
-from fedtheory.claims import Context, Evidence, claim
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim
 
 PAPER = "yuan-thesis"
 GROWTH = Fraction(51, 50)  # the printed 1.02

@@ -34,8 +34,8 @@ import numpy as np
 from scipy.special import expit
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian, Minibatch, Oracle
 from fedtheory.problems import LogCoshQuadratic, LogisticRegression, Problem, logistic_data
 from fedtheory.reference import logistic_optimum

@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 from scipy.special import expit
 
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 

@@ -38,8 +38,8 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.dimensions import check
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from fedtheory import instability as ins
 from fedtheory.algorithms.fedac import inverse_coefficients
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 

@@ -42,9 +42,9 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.exact.fedac_moments import fedac_moments, step_map
 from fedtheory.fit import loglog_slope
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 

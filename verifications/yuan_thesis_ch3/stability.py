@@ -19,7 +19,7 @@ import sympy as sp
 from scipy.optimize import minimize_scalar
 
 from fedtheory.algorithms import fedac
-from fedtheory.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim
 
 from .instability import _identity_evidence
 

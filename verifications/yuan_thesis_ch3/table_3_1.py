@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from fedtheory.claims import Context, Evidence, claim
 from fedtheory.dimensions import check
+from fedtheory.harness.claims import Context, Evidence, claim
 
 from ..yuan_thesis_ch2.rates import UNITS, B, K, L, M, Q, R, mu, sigma
 

@@ -49,8 +49,8 @@ import sympy as sp
 from scipy import integrate, special
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian, ExactGradient, Rademacher
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum

@@ -70,10 +70,10 @@ from functools import cache
 import numpy as np
 from scipy.special import expit
 
-from fedtheory import plotting
 from fedtheory.algorithms import composite as fco
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.experiments.composite_sweep import CompositeSweep, grid, regularization_path, run_sweep
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import (
     LASSO_SETS,

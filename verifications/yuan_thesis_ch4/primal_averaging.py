@@ -52,9 +52,9 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory import plotting
 from fedtheory.algorithms import composite as fco
-from fedtheory.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness import plotting
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import ExactGradient
 from fedtheory.problems import AveragingExample, FederatedQuadratic, curved_constraint, sparse_averaging
 from fedtheory.reference import composite_optimum

@@ -46,8 +46,8 @@ import cvxpy as cp
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic, federated_lasso
 from fedtheory.problems.composite_data import intercept_mask, with_intercept

@@ -51,8 +51,8 @@ import numpy as np
 from scipy.optimize import brentq
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.claims import Context, Evidence, claim, seed_for
 from fedtheory.fit import loglog_slope, mc_mean
+from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import ExactGradient, Rademacher
 from fedtheory.problems import FederatedQuadratic, LogisticRegression
 from fedtheory.reference import composite_optimum

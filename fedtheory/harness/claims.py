@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ClaimPluginWarning, InvalidEvidenceError, InvalidParameterError, UnknownClaimError
+from ..errors import ClaimPluginWarning, InvalidEvidenceError, InvalidParameterError, UnknownClaimError
 
 VERDICTS = ("holds", "fails", "inconclusive")
 ID_PATTERN = re.compile(r"[A-Za-z0-9][\w.\-]*/[A-Za-z0-9][\w.\-]*(:[\w.\-]+)*")

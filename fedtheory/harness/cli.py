@@ -20,9 +20,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from . import report
 from .claims import LOAD_ERRORS, PROFILES, select
-from .errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..errors import InvalidEvidenceError
 from .claims import Claim, Context, judge, load_claims, seed_for
-from .errors import InvalidEvidenceError
 from .report import Result, jsonable
 
 MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
@@ -244,7 +244,8 @@ def run(
     Parameters
     ----------
     on_result : callable, optional
-        Called in the main process with each result as it finishes (e.g. :meth:`fedtheory.journal.Journal.record`).
+        Called in the main process with each result as it finishes
+        (e.g. :meth:`fedtheory.harness.journal.Journal.record`).
 
     Raises
     ------

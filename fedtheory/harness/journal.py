@@ -2,9 +2,9 @@
 
 The journal is a JSON Lines file: a header (format, profile, figure folder and the *code fingerprint*: a hash of the
 source of fedtheory and of every claim package, with the versions of the numerical stack), then one finished
-:class:`~fedtheory.report.Result` per line, each written and flushed to disk before the next claim is reported. A
-line cut short by a kill is ignored when the journal is read. Results are reused only under the same fingerprint,
-profile and figure folder: any change of code or versions starts afresh.
+:class:`~fedtheory.harness.report.Result` per line, each written and flushed to disk before the next claim is
+reported. A line cut short by a kill is ignored when the journal is read. Results are reused only under the same
+fingerprint, profile and figure folder: any change of code or versions starts afresh.
 """
 
 from __future__ import annotations
