@@ -323,10 +323,8 @@ def composite_optimum(
     ReferenceSolveError
         If Clarabel fails or either certificate is worse than requested.
     """
-    from .problems.logistic import LogisticRegression
-
     polish = positive_int("polish", polish, minimum=0)
-    logistic = isinstance(smooth, LogisticRegression)
+    logistic = all(hasattr(smooth, k) for k in ("features", "labels", "l2"))  # LogisticRegression's data, by duck type
     if not logistic and not all(hasattr(smooth, k) for k in ("A_mean", "b_mean", "dim")):
         raise InvalidParameterError(
             "smooth", "a quadratic (A_mean, b_mean) or a LogisticRegression", type(smooth).__name__

@@ -26,7 +26,7 @@ import numpy as np
 from .._validate import generator, positive, positive_int
 from ..errors import InvalidParameterError
 from ..oracles import Oracle, check_oracle, check_replicated
-from .fedavg import _check_finite
+from .fedavg import check_finite
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,7 @@ def run(
     xs, ags, ts = [state.x], [state.x_ag], [0]
     for _ in range(R):
         state = round(state, oracle, params, rng)
-        _check_finite(np.concatenate([state.x, state.x_ag], axis=-1), params.variant, state.r)
+        check_finite(np.concatenate([state.x, state.x_ag], axis=-1), params.variant, state.r)
         if state.r % record_every == 0 or state.r == R:
             xs.append(state.x)
             ags.append(state.x_ag)

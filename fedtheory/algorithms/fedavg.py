@@ -90,7 +90,9 @@ def round(state: FedAvgState, oracle: Oracle, params: FedAvgParams, rng: np.rand
     return FedAvgState(x, state.r + 1)
 
 
-def _check_finite(x: np.ndarray, algorithm: str, r: int, unit: str = "round") -> None:
+def check_finite(x: np.ndarray, algorithm: str, r: int, unit: str = "round") -> None:
+    """Raise :class:`~fedtheory.errors.DivergenceError` naming ``algorithm``, the ``unit`` ``r`` and the number of
+    replicas (axis 0 of ``x``) whose iterate is no longer finite."""
     if not np.all(np.isfinite(x)):
         bad = int(np.sum(~np.all(np.isfinite(x), axis=-1)))
         raise DivergenceError(algorithm, r, f"{bad} of {x.shape[0]} replicas", unit=unit)
@@ -113,7 +115,7 @@ def run(
     xs, ts = [state.x], [0]
     for _ in range(R):
         state = round(state, oracle, params, rng)
-        _check_finite(state.x, "FedAvg", state.r)
+        check_finite(state.x, "FedAvg", state.r)
         if state.r % record_every == 0 or state.r == R:
             xs.append(state.x)
             ts.append(state.r)
@@ -150,7 +152,7 @@ def minibatch_sgd(
         points = np.broadcast_to(x[:, None, None, :], (x.shape[0], per_client, M, x.shape[1]))
         with np.errstate(over="ignore", invalid="ignore"):
             x = x - eta * oracle(points, rng).mean(axis=(1, 2))
-        _check_finite(x, "minibatch SGD", t, "step")
+        check_finite(x, "minibatch SGD", t, "step")
         if t % record_every == 0 or t == T:
             xs.append(x)
             ts.append(t)
@@ -184,7 +186,7 @@ def sgd(
     for k in range(1, T + 1):
         with np.errstate(over="ignore", invalid="ignore"):
             x = x - eta * oracle(x, rng)
-        _check_finite(x[:, 0], "SGD", k, "step")
+        check_finite(x[:, 0], "SGD", k, "step")
         if k in keep:
             xs.append(x[:, 0])
             ts.append(k)

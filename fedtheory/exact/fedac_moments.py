@@ -26,7 +26,7 @@ from ..algorithms.fedac import FedAcParams
 from ..errors import InvalidParameterError
 from ..oracles import Oracle, check_replicated
 from ..problems.quadratic import FederatedQuadratic
-from .moments import _quadratic_and_cov, check_moments_finite
+from .moments import check_moments_finite, quadratic_and_cov
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def fedac_moments(oracle: Oracle, params: FedAcParams, x0, R: int, *, x_ag0=None
     DivergenceError
         At the first round whose mean or covariance is not finite (the exact iterates blow up).
     """
-    problem, C = _quadratic_and_cov(oracle)
+    problem, C = quadratic_and_cov(oracle)
     R = positive_int("R", R, minimum=0)
     d = problem.dim
     x0 = check_replicated("x0", np.asarray(x0, dtype=float), d, 1)[0]
@@ -116,7 +116,7 @@ def deviation_covariances(oracle: Oracle, params: FedAcParams) -> np.ndarray:
     ``(1 - 1/M) sum_{j<k} P^j n C n' P^j'``. The difference of two clients has twice the per-client noise part,
     ``2 sum_j P^j n C n' P^j'`` (multiply by ``2 / (1 - 1/M)``).
     """
-    problem, C = _quadratic_and_cov(oracle)
+    problem, C = quadratic_and_cov(oracle)
     P, _, n = step_map(problem, params)
     noise = n @ C @ n.T
     out, acc, Pj = [np.zeros_like(noise)], np.zeros_like(noise), np.eye(P.shape[0])

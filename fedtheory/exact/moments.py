@@ -43,7 +43,8 @@ class Moments:
     cov: np.ndarray
 
 
-def _quadratic_and_cov(oracle: Oracle) -> tuple[FederatedQuadratic, np.ndarray]:
+def quadratic_and_cov(oracle: Oracle) -> tuple[FederatedQuadratic, np.ndarray]:
+    """The quadratic an additive-noise oracle samples, and its noise covariance (zero for exact gradients)."""
     problem = check_oracle(oracle).problem
     if not isinstance(problem, FederatedQuadratic):
         raise InvalidParameterError("oracle", "an oracle on a FederatedQuadratic problem", type(problem).__name__)
@@ -57,7 +58,7 @@ def _quadratic_and_cov(oracle: Oracle) -> tuple[FederatedQuadratic, np.ndarray]:
 
 def round_map(oracle: Oracle, params: FedAvgParams) -> RoundMap:
     """The exact round map of FedAvg on a quadratic (module docstring)."""
-    problem, C = _quadratic_and_cov(oracle)
+    problem, C = quadratic_and_cov(oracle)
     problem.check_clients(params.M)
     d, eta, s = problem.dim, params.eta, params.eta_server
     # Identical clients: one client's map serves all M (their noises are independent).
@@ -96,7 +97,7 @@ def fedavg_moments(oracle: Oracle, params: FedAvgParams, x0, R: int, *, x0_cov=N
     DivergenceError
         At the first round whose mean or covariance is not finite (the exact iterates blow up).
     """
-    problem, _ = _quadratic_and_cov(oracle)
+    problem, _ = quadratic_and_cov(oracle)
     R = positive_int("R", R, minimum=0)
     mean = check_replicated("x0", x0, problem.dim, 1)[0]
     cov = np.zeros((problem.dim, problem.dim)) if x0_cov is None else psd_matrices("x0_cov", x0_cov)
@@ -124,6 +125,47 @@ def check_moments_finite(algorithm: str, r: int, mean: np.ndarray, cov: np.ndarr
 def expected_suboptimality(problem: FederatedQuadratic, moments: Moments) -> np.ndarray:
     """``E F(x) - F* = F(mu) - F* + tr(A_mean P) / 2`` for every recorded round."""
     return problem.expected_gap(moments.mean, moments.cov)
+
+
+def weighted_average_gap(oracle: Oracle, eta: float, rho, M: int, x0) -> float:
+    """Exact ``E F(sum_t rho_t xbar_t) - F* + (mu/2) E||xbar_n - x*||^2`` for local SGD with a common Hessian.
+
+    With one Hessian for every client (a homogeneous :class:`FederatedQuadratic`) the shadow iterate is itself a
+    chain, ``xbar+ = T xbar + eta b - eta mean_m xi_m`` (``T = I - eta A``), whatever the number of local steps
+    between averagings, so the weighted sum ``S = sum_t rho_t xbar_t`` joins it in an affine-Gaussian state
+    ``(xbar, S)`` whose mean and covariance are propagated exactly over the ``n = len(rho)`` steps.
+
+    Parameters
+    ----------
+    oracle : additive-noise oracle or ExactGradient
+        On a homogeneous :class:`FederatedQuadratic`; the noise of the ``M`` clients is independent.
+    eta : float
+        The local step size.
+    rho : array (n,)
+        The weight of ``xbar_t``, t = 0..n-1 (e.g. ``rho_t`` of a weighted-average theorem).
+    M : int
+        The number of clients averaged.
+    x0 : array (d,)
+        The common start.
+    """
+    problem, C = quadratic_and_cov(oracle)
+    if problem.n_clients is not None:
+        raise InvalidParameterError("oracle", "an oracle on a homogeneous FederatedQuadratic", problem.n_clients)
+    M = positive_int("M", M)
+    rho = np.asarray(rho, dtype=float)
+    A, b, d = problem.A_mean, problem.b_mean, problem.dim
+    Tm = np.eye(d) - eta * A
+    W = eta**2 * C / M
+    mx, mS = np.asarray(x0, dtype=float), np.zeros(d)
+    Pxx, PSx, PSS = np.zeros((d, d)), np.zeros((d, d)), np.zeros((d, d))
+    for r in rho:
+        mS = mS + r * mx
+        PSS = PSS + r * (PSx + PSx.T) + r**2 * Pxx
+        PSx = (PSx + r * Pxx) @ Tm.T
+        mx = Tm @ mx + eta * b
+        Pxx = Tm @ Pxx @ Tm.T + W
+    ex = mx - problem.x_star
+    return float(problem.expected_gap(mS, PSS) + problem.mu / 2 * (ex @ ex + np.trace(Pxx)))
 
 
 @dataclass(frozen=True)
@@ -189,7 +231,7 @@ def fedavg_client_moments(oracle: Oracle, params: FedAvgParams, x0, R: int) -> C
     at the round's end ``x_server <- (1 - s) x_server + (s/M) sum_m x_m`` and every client is reset to it.
     Exact for the mean and covariance under any zero-mean noise with covariance ``C``.
     """
-    problem, C = _quadratic_and_cov(oracle)
+    problem, C = quadratic_and_cov(oracle)
     problem.check_clients(params.M)
     R = positive_int("R", R, minimum=1)
     M, d, eta, s = params.M, problem.dim, params.eta, params.eta_server

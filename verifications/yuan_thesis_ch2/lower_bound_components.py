@@ -530,7 +530,7 @@ def binomial_sandwich(ctx: Context) -> Evidence:
     )
 
 
-def _coordinate4(M: int, zeta_star: float) -> FederatedQuadratic:
+def coordinate4(M: int, zeta_star: float) -> FederatedQuadratic:
     """f^(4) of (2.10) with L = 1: odd clients (L/8)x^2 - zeta x, even clients (L/16)x^2 + zeta x."""
     return FederatedQuadratic(
         np.array([[[1 / 4]], [[1 / 8]]] * (M // 2)), np.array([[zeta_star], [-zeta_star]] * (M // 2))
@@ -552,11 +552,11 @@ def thm210_assumptions(ctx: Context) -> Evidence:
     measured, grid = [], {"M": [], "zeta_star": []}
     for M in (2, 4, 10):
         for zs in (0.1, 1.0, 10.0):
-            q = _coordinate4(M, zs)
+            q = coordinate4(M, zs)
             measured.append(float(np.max(np.linalg.norm(q.A - q.A_mean[None], ord=2, axis=(-2, -1)))))
             grid["M"].append(M)
             grid["zeta_star"].append(zs)
-    p = _coordinate4(2, 1.0)
+    p = coordinate4(2, 1.0)
     xs = np.array([1.0, 10.0, 100.0])
     gaps = np.abs(p.client_grad(np.broadcast_to(xs[:, None, None], (3, 2, 1)))[:, 0, 0] - p.grad(xs[:, None])[:, 0])
     return Evidence(

@@ -15,30 +15,15 @@ import sympy as sp
 
 from fedtheory.dimensions import check
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.symbols import GRAD2, LENGTH, OBJECTIVE, STEP, B, Delta, G, K, L, M, Q, R, eta, sigma, zeta
+from fedtheory.symbols import UNITS as STANDARD_UNITS
+from fedtheory.symbols import zeta_star as zs
 
 PAPER = "yuan-thesis"
 
-L, Q, B, sigma, zeta, zs, G, eta, Delta, M, K, R, k, mu, t, b = sp.symbols(
-    "L Q B sigma zeta zeta_star G eta Delta M K R k mu t b", positive=True
-)
-UNITS = {
-    L: {"F": 1, "x": -2},
-    Q: {"F": 1, "x": -3},
-    mu: {"F": 1, "x": -2},
-    B: {"x": 1},
-    sigma: {"F": 1, "x": -1},
-    zeta: {"F": 1, "x": -1},
-    zs: {"F": 1, "x": -1},
-    G: {"F": 1, "x": -1},
-    eta: {"x": 2, "F": -1},
-    t: {"x": 2, "F": -1},
-    b: {"x": 2, "F": -1},
-    Delta: {"F": 1},
-}
-FX = {"F": 1}
-LENGTH = {"x": 1}
-STEP = {"x": 2, "F": -1}
-GRAD2 = {"F": 2, "x": -2}  # units of ||grad F||^2
+k, t, b = sp.symbols("k t b", positive=True)  # a local step index, and two step-like quantities of the proofs
+UNITS = {**STANDARD_UNITS, t: STEP, b: STEP}
+FX = OBJECTIVE
 r3 = sp.Rational
 
 

@@ -18,7 +18,7 @@ import sympy as sp
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic
 
-from .lower_bound_components import _coordinate4
+from .lower_bound_components import coordinate4
 from .rates import T1, T2, T3, T4, T4S, B, K, L, M, R, r3, sigma, zeta, zs
 
 PAPER = "yuan-thesis"
@@ -319,7 +319,7 @@ def remark_29(ctx: Context) -> Evidence:
         p = FederatedQuadratic(np.array(A), rng.standard_normal((M_, d)))
         measured.append(p.zeta_star / p.zeta)
         kinds.append("distinct Hessians" if trial % 2 else "common Hessian")
-    four = _coordinate4(4, 1.0)
+    four = coordinate4(4, 1.0)
     measured.append(four.zeta_star / four.zeta)
     kinds.append("f^(4) of (2.10)")
     return Evidence(

@@ -36,7 +36,15 @@ from fedtheory.fit import mc_mean
 from fedtheory.harness.claims import Context, Evidence, claim
 
 from . import printed
-from .convergence import NOISE, _grid, _oracle, _potential0, _record, instance, sigma_assumption_32
+from .convergence import (
+    NOISE,
+    convergence_grid,
+    initial_potential,
+    instance,
+    noise_oracle,
+    record_point,
+    sigma_assumption_32,
+)
 
 PAPER = "yuan-thesis"
 L = 1.0
@@ -208,7 +216,7 @@ def _telescoped(ctx: Context, moment: int) -> Evidence:
             for eta in _etas(ctx.quick):
                 for name, gamma in _gammas(float(eta), mu).items():
                     params = _params(float(eta), gamma, mu, K, 2, "FedAc-II")
-                    pair = deviation_covariances(_oracle(problem, 1.0), params)[1:] * 4  # 2/(1 - 1/M), M = 2
+                    pair = deviation_covariances(noise_oracle(problem, 1.0), params)[1:] * 4  # 2/(1 - 1/M), M = 2
                     _, Xinv = _transform(d, params.eta, gamma)
                     T = Xinv @ swap
                     S = T @ pair @ T.T
@@ -257,7 +265,7 @@ def _discrepancy_table(quick: bool, seed: int) -> dict:
     gamma mu) + gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu) are linear in the Gaussian deviation z_m - zbar."""
     rng = np.random.default_rng(seed)
     S = 10_000 if quick else 20_000
-    cases = sorted({(kappa, K) for kappa, _, _, K, _ in _grid(quick)})
+    cases = sorted({(kappa, K) for kappa, _, _, K, _ in convergence_grid(quick)})
     family = sum(K for _, K in cases) * len(_etas(quick)) * 3
     table = {}
     for kappa, K in cases:
@@ -266,7 +274,7 @@ def _discrepancy_table(quick: bool, seed: int) -> dict:
         for eta in _etas(quick):
             for name, gamma in _gammas(float(eta), mu).items():
                 params = _params(float(eta), gamma, mu, K, 2, "FedAc-I")
-                covs = deviation_covariances(_oracle(problem, 1.0), params)[:K]  # k < K, ordered (x, x_ag)
+                covs = deviation_covariances(noise_oracle(problem, 1.0), params)[:K]  # k < K, ordered (x, x_ag)
                 md = np.hstack([params.beta_inv * eye, (1 - params.beta_inv) * eye])
                 combo = np.hstack([eye, gamma * mu * eye]) / (1 + gamma * mu)
                 w, V = np.linalg.eigh(covs)
@@ -297,15 +305,15 @@ def _discrepancy_table(quick: bool, seed: int) -> dict:
 def lem_37(ctx: Context) -> Evidence:
     table = _discrepancy_table(ctx.quick, ctx.seed)
     lhs, base, d_hat, d_lo, d_hi, d_cs, grid = [], [], [], [], [], [], {}
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
-        psi0 = _potential0(problem, x0, "psi")
+        psi0 = initial_potential(problem, x0, "psi")
         scale = sigma**2 * (1 - 1 / M) / (1 - 1 / 2)  # D scales with the deviation covariance, sigma^2 (1 - 1/M)
         for eta in _etas(ctx.quick):
             for name, gamma in _gammas(float(eta), mu).items():
                 params = _params(float(eta), gamma, mu, K, M, "FedAc-I")
-                lhs.append(float(fedac_moments(_oracle(problem, sigma), params, x0, R).psi()[-1]))
+                lhs.append(float(fedac_moments(noise_oracle(problem, sigma), params, x0, R).psi()[-1]))
                 base.append(
                     np.exp(-gamma * mu * K * R) * psi0
                     + eta**2 * L * sigma**2 / (2 * gamma * mu)
@@ -314,7 +322,7 @@ def lem_37(ctx: Context) -> Evidence:
                 values = np.array(table["values"][kappa, K, float(eta), name]) * scale
                 for store, v in zip((d_hat, d_lo, d_hi, d_cs), values):
                     store.append(v)
-                _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta), gamma=name)
+                record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta), gamma=name)
     lhs, base, d_hat, d_lo, d_hi, d_cs = map(np.asarray, (lhs, base, d_hat, d_lo, d_hi, d_cs))
     positive = d_cs > 0
     return Evidence(
@@ -343,14 +351,14 @@ def _fedac_ii_any_eta(ctx: Context, which: str) -> Evidence:
     """Exact E Phi^(R,0) of FedAc-II (prescribed gamma) against (B.1) at Q = 0 (``which = "B.3"``, sigma meeting
     Assumption 3.2(b)) or (B.32) (``"B.15"``, sigma^2 = tr C)."""
     measured, bound, grid = [], [], {}
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
-        phi0 = _potential0(problem, x0, "phi")
+        phi0 = initial_potential(problem, x0, "phi")
         s2 = (sigma_assumption_32(sigma) if which == "B.3" else sigma) ** 2  # tr C = sigma^2 (NOISE sums to 1)
         for eta in _etas(ctx.quick):
             params = fedac.fedac_ii(float(eta), mu, K, M, L=L)
-            measured.append(float(fedac_moments(_oracle(problem, sigma), params, x0, R).phi()[-1]))
+            measured.append(float(fedac_moments(noise_oracle(problem, sigma), params, x0, R).phi()[-1]))
             if which == "B.3":  # (B.1) at Q = 0: the e^9 eta^4 Q^2 K^2 sigma^4/mu term drops out
                 bound.append(
                     np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * phi0
@@ -359,7 +367,7 @@ def _fedac_ii_any_eta(ctx: Context, which: str) -> Evidence:
                 )
             else:
                 bound.append(printed.bound_lem_b15(float(eta), mu, M, K, R, phi0, s2, L))
-            _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
+            record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 

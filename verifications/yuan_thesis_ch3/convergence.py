@@ -22,6 +22,7 @@ import numpy as np
 
 from fedtheory.algorithms import fedac
 from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments
+from fedtheory.exact.moments import weighted_average_gap
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
@@ -50,11 +51,11 @@ def sigma_assumption_32(sigma: float) -> float:
     return float(max(np.sqrt(c.sum()), (c.sum() ** 2 + 2 * np.sum(c**2)) ** 0.25))
 
 
-def _oracle(problem, sigma: float) -> AdditiveGaussian:
+def noise_oracle(problem, sigma: float) -> AdditiveGaussian:
     return AdditiveGaussian(problem, cov=np.diag(NOISE * sigma**2))
 
 
-def _potential0(problem, x0, which: str) -> float:
+def initial_potential(problem, x0, which: str) -> float:
     return float(problem.gap(x0)) + problem.mu / (2 if which == "psi" else 6) * float(
         np.sum((x0 - problem.x_star) ** 2)
     )
@@ -62,11 +63,11 @@ def _potential0(problem, x0, which: str) -> float:
 
 def _run(kappa, sigma, params, R) -> tuple[float, float]:
     problem, x0 = instance(kappa)
-    mom = fedac_moments(_oracle(problem, sigma), params, x0, R)
+    mom = fedac_moments(noise_oracle(problem, sigma), params, x0, R)
     return float(mom.psi()[-1]), float(mom.phi()[-1])
 
 
-def _grid(quick: bool):
+def convergence_grid(quick: bool):
     for kappa in (10.0, 100.0) if quick else (10.0, 100.0, 1000.0):
         for sigma in (0.1, 1.0):
             for M in (1, 16) if quick else (1, 4, 16, 256):
@@ -75,7 +76,7 @@ def _grid(quick: bool):
                         yield kappa, sigma, M, K, R
 
 
-def _record(grid: dict, **values) -> None:
+def record_point(grid: dict, **values) -> None:
     for key, v in values.items():
         grid.setdefault(key, []).append(v)
 
@@ -91,10 +92,10 @@ def _record(grid: dict, **values) -> None:
 def lem_311(ctx: Context) -> Evidence:
     measured, bound, grid = [], [], {}
     L = 1.0
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
-        psi0 = _potential0(problem, x0, "psi")
+        psi0 = initial_potential(problem, x0, "psi")
         for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
             params = fedac.fedac_i(float(eta), mu, K, M, L=L)
             measured.append(_run(kappa, sigma, params, R)[0])
@@ -105,7 +106,7 @@ def lem_311(ctx: Context) -> Evidence:
                 + 390 * eta**1.5 * L * np.sqrt(K) * sigma**2 / np.sqrt(mu)
                 + 7 * eta**2 * L * K * sigma**2
             )
-            _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
+            record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -130,14 +131,14 @@ def lem_311_const(ctx: Context) -> Evidence:
 )
 def thm_35(ctx: Context) -> Evidence:
     measured, bound, grid, L = [], [], {}, 1.0
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
-        psi0 = _potential0(problem, x0, "psi")
+        psi0 = initial_potential(problem, x0, "psi")
         eta = printed.eta_thm35(mu, M, K, R, psi0, sigma**2, L)
         measured.append(_run(kappa, sigma, fedac.fedac_i(eta, mu, K, M, L=L), R)[0])
         bound.append(printed.bound_thm35(mu, M, K, R, psi0, sigma**2, L))
-        _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
+        record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -150,10 +151,10 @@ def thm_35(ctx: Context) -> Evidence:
 )
 def lem_323(ctx: Context) -> Evidence:
     measured, bound, grid, L = [], [], {}, 1.0
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
-        phi0 = _potential0(problem, x0, "phi")
+        phi0 = initial_potential(problem, x0, "phi")
         for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
             params = fedac.fedac_ii(float(eta), mu, K, M, L=L)
             g = params.gamma
@@ -163,27 +164,27 @@ def lem_323(ctx: Context) -> Evidence:
                 + 3 * eta**2 * L * sigma**2 / (2 * g * mu * M)
                 + g * sigma**2 / (2 * M)
             )
-            _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
+            record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=float(eta))
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
 def _fedac_ii_theorem(ctx: Context, which: str) -> Evidence:
     measured, bound, grid, L = [], [], {}, 1.0
-    for kappa, sigma, M, K, R in _grid(ctx.quick):
+    for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(kappa)
         mu = problem.mu
         noise_sigma = sigma_assumption_32(sigma) if which == "B.1" else sigma  # tr C = sigma^2 (NOISE sums to 1)
-        phi0 = _potential0(problem, x0, "phi")
+        phi0 = initial_potential(problem, x0, "phi")
         s2 = noise_sigma**2
         if which == "B.1":
             eta = printed.eta_thm_b1(mu, M, K, R, phi0, s2, L)
         else:
             eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading="sum" if which == "B.12" else "min")
         params = fedac.fedac_ii(eta, mu, K, M, L=L)
-        mom = fedac_moments(_oracle(problem, sigma), params, x0, R)
+        mom = fedac_moments(noise_oracle(problem, sigma), params, x0, R)
         measured.append(float(mom.phi()[-1]))
         bound.append((printed.bound_thm_b1 if which == "B.1" else printed.bound_thm_b12)(mu, M, K, R, phi0, s2, L))
-        _record(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
+        record_point(grid, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -239,7 +240,7 @@ def remark_36(ctx: Context) -> Evidence:
         x0 = p.x_star + rng.normal(size=d) * 10 ** rng.uniform(-2, 2)
         B2 = float(np.sum((x0 - p.x_star) ** 2))
         for which in ("psi", "phi"):
-            measured.append(_potential0(p, x0, which) / (p.L * B2))
+            measured.append(initial_potential(p, x0, which) / (p.L * B2))
             grid["potential"].append(which)
     return Evidence(measured=measured, bound=1.0, relation="<=", rtol=1e-12, grid=grid)
 
@@ -253,7 +254,7 @@ def _within_round(ctx: Context):
                 for K in (1, 4, 32) if ctx.quick else (1, 2, 4, 16, 32, 128):
                     for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
                         params = fedac.fedac_i(float(eta), problem.mu, K, M, L=1.0)
-                        covs = deviation_covariances(_oracle(problem, sigma), params)
+                        covs = deviation_covariances(noise_oracle(problem, sigma), params)
                         yield kappa, sigma, M, K, float(eta), problem, params, covs
 
 
@@ -314,31 +315,12 @@ def lem_310(ctx: Context) -> Evidence:
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
-def _fedavg_weighted(problem, sigma: float, eta: float, K: int, R: int, M: int, x0) -> float:
-    """Exact E F(sum rho xbar^(r,k)) - F* + (mu/2) E||xbar^(R,0) - x*||^2 for FedAvg on a homogeneous quadratic.
-
-    With a common Hessian the shadow iterate is itself a chain, xbar+ = T xbar + eta b - eta mean_m xi_m
-    (T = I - eta A), for every K, so the weighted sum S = sum_t rho_t xbar_t joins it in an affine-Gaussian state
-    (xbar, S) whose mean and covariance are propagated exactly (rho_t of Theorem B.18).
-    """
-    A, b, d = problem.A_mean, problem.b_mean, problem.dim
-    C = np.diag(NOISE * sigma**2)
-    Tm = np.eye(d) - eta * A
-    W = eta**2 * C / M
+def fedavg_weighted_gap(problem, sigma: float, eta: float, K: int, R: int, M: int, x0) -> float:
+    """Exact E F(sum rho xbar^(r,k)) - F* + (mu/2) E||xbar^(R,0) - x*||^2 for FedAvg on a homogeneous quadratic,
+    with the weights rho_t of Theorem B.18 (:func:`fedtheory.exact.moments.weighted_average_gap`)."""
     n = K * R
     rho = (1 - eta * problem.mu / 2) ** (n - np.arange(n) - 1)
-    rho = rho / rho.sum()
-    mx, mS = np.asarray(x0, dtype=float), np.zeros(d)
-    Pxx, PSx, PSS = np.zeros((d, d)), np.zeros((d, d)), np.zeros((d, d))
-    for t in range(n):
-        r = rho[t]
-        mS = mS + r * mx
-        PSS = PSS + r * (PSx + PSx.T) + r**2 * Pxx
-        PSx = (PSx + r * Pxx) @ Tm.T
-        mx = Tm @ mx + eta * b
-        Pxx = Tm @ Pxx @ Tm.T + W
-    ex = mx - problem.x_star
-    return float(problem.expected_gap(mS, PSS) + problem.mu / 2 * (ex @ ex + np.trace(Pxx)))
+    return weighted_average_gap(noise_oracle(problem, sigma), eta, rho / rho.sum(), M, x0)
 
 
 def _b18_grid(quick: bool):
@@ -363,7 +345,7 @@ def lem_b19(ctx: Context) -> Evidence:
         problem, x0 = instance(kappa)
         for eta in np.geomspace(1e-3, 0.25, 4 if ctx.quick else 9):
             s2 = float(np.sum(NOISE)) * sigma**2
-            measured.append(_fedavg_weighted(problem, sigma, float(eta), K, R, M, x0))
+            measured.append(fedavg_weighted_gap(problem, sigma, float(eta), K, R, M, x0))
             bound.append(np.exp(-eta * problem.mu * K * R / 2) / eta + eta * s2 / M)
             for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("R", R), ("eta_L", float(eta))):
                 grid.setdefault(key, []).append(v)
@@ -386,7 +368,7 @@ def thm_b18(ctx: Context) -> Evidence:
         s2 = sigma_assumption_32(sigma) ** 2
         inner = mu**2 * M * K**2 * R**2 / s2  # B = 1
         eta = printed.eta_thm_b18(mu, M, K, R, s2, L)
-        measured.append(_fedavg_weighted(problem, sigma, eta, K, R, M, x0))
+        measured.append(fedavg_weighted_gap(problem, sigma, eta, K, R, M, x0))
         bound.append(np.exp(-mu * K * R / (8 * L)) * 4 * L + 3 * s2 / (mu * M * K * R) * np.log(np.e + inner))
         for key, v in (("kappa", kappa), ("sigma", sigma), ("M", M), ("K", K), ("R", R), ("eta_L", eta)):
             grid.setdefault(key, []).append(v)

@@ -73,7 +73,7 @@ def _best(ctx: Context, algorithm: str, K: int, M: int = M_MAIN) -> np.ndarray:
     return sweep(algorithm, M, K, _seeds(ctx)).best()
 
 
-def _ratio_evidence(rows: list[tuple[str, np.ndarray]], relation: str, bound: float, witness: dict) -> Evidence:
+def ratio_evidence(rows: list[tuple[str, np.ndarray]], relation: str, bound: float, witness: dict) -> Evidence:
     """Each row is a per-seed array; measured is its mean, the interval its range over seeds."""
     values = [v for _, v in rows]
     return Evidence(
@@ -109,7 +109,7 @@ def fig31_fedac(ctx: Context) -> Evidence:
         _draw_curves(ctx, path)
     fedac_best = _best(ctx, "fedac-i", 64)
     rows = [(LABELS[b], np.log10(_best(ctx, b, 64) / fedac_best)) for b in ("fedavg", "mb-sgd", "mb-ac-sgd")]
-    return _ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": _tuned_table(ctx)})
+    return ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": _tuned_table(ctx)})
 
 
 @claim(
@@ -121,7 +121,7 @@ def fig31_fedac(ctx: Context) -> Evidence:
 )
 def fig31_mbacsgd(ctx: Context) -> Evidence:
     rows = [("MB-AC-SGD: K=64 over K=8", np.log10(_best(ctx, "mb-ac-sgd", 64) / _best(ctx, "mb-ac-sgd", 8)))]
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 @claim(
@@ -133,7 +133,7 @@ def fig31_mbacsgd(ctx: Context) -> Evidence:
 )
 def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
     rows = [(f"{LABELS[a]}: K=8 over K=1", np.log10(_best(ctx, a, 8) / _best(ctx, a, 1))) for a in ("fedavg", "mb-sgd")]
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 @claim(
@@ -145,7 +145,7 @@ def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
 )
 def fig35(ctx: Context) -> Evidence:
     rows = [(f"K={K}", np.log10(_best(ctx, "vanilla", K) / _best(ctx, "fedac-i", K))) for K in (8, 64)]
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 @claim(
@@ -192,7 +192,7 @@ def fig31_k1(ctx: Context) -> Evidence:
         per_seed = [np.polyfit(np.log(Ms), np.log(best[:, s]), 1)[0] for s in range(best.shape[1])]
         slopes.append((LABELS[a], np.array(per_seed)))
         witness[LABELS[a]] = {int(M): best[i].tolist() for i, M in enumerate(Ms)}
-    ev = _ratio_evidence(slopes, "==", -1.0, witness)
+    ev = ratio_evidence(slopes, "==", -1.0, witness)
     ev.atol = 0.25
     return ev
 
@@ -263,7 +263,7 @@ def rounds_evidence(
     for fast, slow in pairs:
         censored = {a: np.where(np.isinf(rounds[a]), horizon + 1, rounds[a]) for a in (fast, slow)}
         rows.append((f"{LABELS[slow]} / {LABELS[fast]}", np.log2(censored[slow] / censored[fast])))
-    return _ratio_evidence(
+    return ratio_evidence(
         rows,
         ">",
         0.0,
@@ -322,4 +322,4 @@ def eta_range(ctx: Context) -> Evidence:
             outside = _outside(a, K)
             rows.append((f"{LABELS[a]}, K={K}", np.log10(outside.best() / inside.best())))
             where[f"{LABELS[a]}, K={K}"] = float(ETAS[int(np.argmin(inside.gap.min(axis=(1, 2))))])
-    return _ratio_evidence(rows, ">=", 0.0, {"best step size inside (all seeds pooled)": where})
+    return ratio_evidence(rows, ">=", 0.0, {"best step size inside (all seeds pooled)": where})

@@ -57,7 +57,7 @@ from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import LogisticRegression, a9a_like, epsilon_like
 from fedtheory.reference import logistic_optimum
 
-from .experiments import ETAS, LABELS, _ratio_evidence, rounds_evidence
+from .experiments import ETAS, LABELS, ratio_evidence, rounds_evidence
 
 PAPER = "yuan-thesis"
 T = 4096
@@ -166,7 +166,7 @@ def _witness(name: str) -> dict:
 )
 def fig33_similar(ctx: Context) -> Evidence:
     rows = [(f"K={K}", np.abs(_log(2, best(A9A, "fedac-i", K), best(A9A, "mb-ac-sgd", K)))) for K in (8, 64)]
-    return _ratio_evidence(rows, "<", 1.0, _witness(A9A))
+    return ratio_evidence(rows, "<", 1.0, _witness(A9A))
 
 
 @claim(
@@ -183,7 +183,7 @@ def fig33_beat(ctx: Context) -> Evidence:
     for K in (8, 64):
         for fast, slow in itertools.product(("fedac-i", "mb-ac-sgd"), ("fedavg", "mb-sgd")):
             rows.append((f"K={K}: {LABELS[slow]} / {LABELS[fast]}", _log(10, best(A9A, slow, K), best(A9A, fast, K))))
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 @claim(
@@ -198,7 +198,7 @@ def fig33_beat(ctx: Context) -> Evidence:
 def fig33_mbacsgd(ctx: Context) -> Evidence:
     base = best(A9A, "mb-ac-sgd", 64)
     rows = [(f"K={K} over K=64", _log(2, best(A9A, "mb-ac-sgd", K), base)) for K in (128,)]
-    return _ratio_evidence(rows, ">", 1.0, {})
+    return ratio_evidence(rows, ">", 1.0, {})
 
 
 @claim(
@@ -219,7 +219,7 @@ def fig33_fedac(ctx: Context) -> Evidence:
         for K in (128,)
         for b in BASELINES
     ]
-    return _ratio_evidence(rows, ">", 1.0, {})
+    return ratio_evidence(rows, ">", 1.0, {})
 
 
 @claim(
@@ -232,7 +232,7 @@ def fig33_fedac(ctx: Context) -> Evidence:
 )
 def fig34_fedavg_mbsgd(ctx: Context) -> Evidence:
     rows = [(f"{LABELS[a]}: K=8 over K=1", _log(10, best(A9A, a, 8), best(A9A, a, 1))) for a in ("fedavg", "mb-sgd")]
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 def _robustness(name: str) -> Evidence:
@@ -246,7 +246,7 @@ def _robustness(name: str) -> Evidence:
     fedac = deterioration("fedac-i")
     rows = [(f"{LABELS[b]}: K={Kmax} over K=1, over FedAc-I's", np.log10(deterioration(b) / fedac)) for b in BASELINES]
     ends = {f"{LABELS[a]}, K={K}": best(name, a, K).tolist() for a in FOUR for K in (1, Kmax)}
-    return _ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": ends})
+    return ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": ends})
 
 
 @claim(
@@ -277,7 +277,7 @@ def fig36_fedac(ctx: Context) -> Evidence:
         for K in (64, 256)
         for b in BASELINES
     ]
-    return _ratio_evidence(rows, ">", 1.0, _witness(EPSILON))
+    return ratio_evidence(rows, ">", 1.0, _witness(EPSILON))
 
 
 @claim(
@@ -292,7 +292,7 @@ def fig36_fedac(ctx: Context) -> Evidence:
 def fig36_mbacsgd(ctx: Context) -> Evidence:
     base = best(EPSILON, "mb-ac-sgd", 16)
     rows = [(f"K={K} over K=16", _log(2, best(EPSILON, "mb-ac-sgd", K), base)) for K in (64, 256)]
-    return _ratio_evidence(rows, ">", 1.0, {})
+    return ratio_evidence(rows, ">", 1.0, {})
 
 
 @claim(
@@ -308,7 +308,7 @@ def fig37_fedavg_mbsgd(ctx: Context) -> Evidence:
     rows = [
         (f"{LABELS[a]}: K=4 over K=1", _log(10, best(EPSILON, a, 4), best(EPSILON, a, 1))) for a in ("fedavg", "mb-sgd")
     ]
-    return _ratio_evidence(rows, ">", 0.0, {})
+    return ratio_evidence(rows, ">", 0.0, {})
 
 
 @claim(
@@ -442,4 +442,4 @@ def eta_range_lambda_1e2(ctx: Context) -> Evidence:
     rows = [
         (f"FedAc-I, K={K}", np.log10(_below("fedac-i", K).best() / best(A9A, "fedac-i", K))) for K in SETTINGS[A9A].Ks
     ]
-    return _ratio_evidence(rows, ">=", 0.0, {"step sizes below the range": list(BELOW)})
+    return ratio_evidence(rows, ">=", 0.0, {"step sizes below the range": list(BELOW)})

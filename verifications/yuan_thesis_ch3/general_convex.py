@@ -28,7 +28,7 @@ from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
-from .convergence import NOISE, _record, sigma_assumption_32
+from .convergence import NOISE, record_point, sigma_assumption_32
 
 PAPER = "yuan-thesis"
 L = 1.0
@@ -98,7 +98,7 @@ def lem_b24(ctx: Context) -> Evidence:
                     + 390 * eta**1.5 * np.sqrt(lam * K) * s2
                     + 7 * eta**2 * lam * K * s2
                 )
-                _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
+                record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -138,7 +138,7 @@ def thm_b21(ctx: Context) -> Evidence:
             / (K ** (1 / 3) * R)
             * np.log(np.e**4 + L ** (2 / 3) * K ** (1 / 3) * R * B ** (2 / 3) / s ** (2 / 3)) ** 4
         )
-        _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -177,7 +177,7 @@ def thm_b22(ctx: Context) -> Evidence:
             / (K**0.25 * R)
             * np.log(np.e**4 + np.sqrt(L) * K**0.25 * R * np.sqrt(B) / np.sqrt(s)) ** 4
         )
-        _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -201,12 +201,12 @@ def prop_b26(ctx: Context) -> Evidence:
             gap = _gap_after(lam, params, 1.0, R)
             measured.append(gap - lam / 2)
             bound.append(psi)
-            _record(grid, lam=lam, K=K, R=R, check="Psi(R,0) >= F gap - lambda B^2/2")
+            record_point(grid, lam=lam, K=K, R=R, check="Psi(R,0) >= F gap - lambda B^2/2")
         e0 = x0 - aug.x_star
         psi0 = 0.5 * e0 @ A_aug @ e0 + lam / 2 * e0 @ e0
         measured.append(float(psi0))
         bound.append(L / 2)  # B = 1
-        _record(grid, lam=lam, K=0, R=0, check="Psi(0,0) <= L B^2/2")
+        record_point(grid, lam=lam, K=0, R=0, check="Psi(0,0) <= L B^2/2")
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -261,7 +261,7 @@ def lem_b25(ctx: Context) -> Evidence:
             measured.append(_gap_after(lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R))
             bound.append(rhs)
             proof_ratio.append(_gap_after(lam, fedac.fedac_i(eta_proof, lam, K, M, L=L + lam), sigma, R) / rhs)
-            _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta, eta_proof_reading=eta_proof)
+            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta, eta_proof_reading=eta_proof)
     return Evidence(
         measured=measured,
         bound=bound,
@@ -311,7 +311,7 @@ def _fedac_ii_any_eta(ctx: Context, sigma_of, rest) -> Evidence:
                     + np.sqrt(eta / lam) * s2 / (M * np.sqrt(K))
                     + rest(eta, lam, s2, M, K)
                 )
-                _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
+                record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -346,7 +346,7 @@ def lem_b28(ctx: Context) -> Evidence:
                 + 4 * s**2 / (lam * M * K * R) * np.log(np.e + a)
                 + 16201 * L**2 * s**2 / (lam**3 * K * R**4) * np.log(np.e**4 + b) ** 4
             )
-            _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -367,10 +367,10 @@ def prop_b29(ctx: Context) -> Evidence:
             mom = _moments(lam, fedac.fedac_ii(0.5 / (L + lam), lam, K, 4, L=L + lam), 1.0, R)
             measured.append(float(problem.expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:])) - lam * B**2 / 2)
             bound.append(float(mom.phi()[-1]))
-            _record(grid, lam=lam, K=K, R=R, check="Phi(R,0) >= F gap - lambda B^2/2")
+            record_point(grid, lam=lam, K=K, R=R, check="Phi(R,0) >= F gap - lambda B^2/2")
         measured.append(float(mom.phi()[0]))
         bound.append(L * B**2 / 2)
-        _record(grid, lam=lam, K=0, R=0, check="Phi(0,0) <= L B^2/2")
+        record_point(grid, lam=lam, K=0, R=0, check="Phi(0,0) <= L B^2/2")
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -427,7 +427,7 @@ def lem_b31(ctx: Context) -> Evidence:
                 + 55 * L * s**2 / (lam**2 * M * K * R**3) * np.log(np.e**3 + b) ** 3
                 + 83 * np.sqrt(L / (lam * M * K)) * B * s / R**1.5
             )
-            _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
     return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
 
 
@@ -497,7 +497,7 @@ def thm_b23(ctx: Context) -> Evidence:
         lam, eta, rhs = _thm_b23_rule(0.0, s, M, K, R)
         measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
         bound.append(rhs)
-        _record(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
         for Q, worst in limit.items():
             for key, value, value0 in zip(("lambda", "eta", "bound"), _thm_b23_rule(Q, s, M, K, R), (lam, eta, rhs)):
                 worst[key] = max(worst[key], abs(value / value0 - 1))

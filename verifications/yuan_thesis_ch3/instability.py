@@ -147,7 +147,7 @@ def _zero(expr) -> bool:
     return reduced == sp.zeros(*expr.shape) if isinstance(expr, sp.MatrixBase) else reduced == 0
 
 
-def _identity_evidence(items: dict[str, object]) -> Evidence:
+def identity_evidence(items: dict[str, object]) -> Evidence:
     """Each item is a sympy difference that the printed statement says vanishes; measured 0 where it does."""
     results = {name: _zero(diff) for name, diff in items.items()}
     return Evidence(
@@ -167,7 +167,7 @@ def _identity_evidence(items: dict[str, object]) -> Evidence:
     expect="fails",
 )
 def lem327(ctx: Context) -> Evidence:
-    ev = _identity_evidence({"derived - printed": derived_step_matrix() - printed_step_matrix(sp.sqrt(KAPPA + 1))})
+    ev = identity_evidence({"derived - printed": derived_step_matrix() - printed_step_matrix(sp.sqrt(KAPPA + 1))})
     ev.witness["why"] = (
         "the derived factor is 1/(sqrt(kappa) + 1); the seed prints sqrt(kappa + 1) here and in Algorithm 3 (line "
         "1480), where md's weights 1/sqrt(kappa + 1) + sqrt(kappa)/sqrt(kappa + 1) would not sum to 1: a typesetting "
@@ -189,7 +189,7 @@ def lem327_corrected(ctx: Context) -> Evidence:
         for h in (1, s * s):
             exact = sp.Matrix(ins.step_matrix(h, s))
             items[f"library, kappa={s * s}, h={h}"] = exact - derived_step_matrix().subs({S: s, H: h})
-    return _identity_evidence(items)
+    return identity_evidence(items)
 
 
 A_MU = derived_step_matrix().subs(H, 1)
@@ -208,7 +208,7 @@ RHO = 2 * (1 - 1 / S) ** 3
     expect="holds",
 )
 def proof_step_matrices(ctx: Context) -> Evidence:
-    return _identity_evidence(
+    return identity_evidence(
         {
             "A_mu": A_MU - sp.Matrix([[1 - 1 / S, (S - 1) / KAPPA], [0, 1 - 1 / S]]),
             "A_L": A_L - sp.Matrix([[0, 0], [1 - S, 0]]),
@@ -224,7 +224,7 @@ def proof_step_matrices(ctx: Context) -> Evidence:
 )
 def proof_3step(ctx: Context) -> Evidence:
     printed = -((S - 1) ** 3) * sp.Matrix([[S**-3, S**-4], [S**-2, S**-3]])
-    return _identity_evidence({"A_mu A_L A_mu - printed": THREE_STEP - printed})
+    return identity_evidence({"A_mu A_L A_mu - printed": THREE_STEP - printed})
 
 
 @claim(
@@ -235,7 +235,7 @@ def proof_3step(ctx: Context) -> Evidence:
     expect="fails",
 )
 def proof_factorization(ctx: Context) -> Evidence:
-    ev = _identity_evidence({"product - (-rho P)": THREE_STEP + RHO * P_PRINTED})
+    ev = identity_evidence({"product - (-rho P)": THREE_STEP + RHO * P_PRINTED})
     ev.witness["why"] = "entry (2, 1) of the product is -(1 - 1/s)^3 s, so P's lower-left entry must be s/2"
     return ev
 
@@ -247,7 +247,7 @@ def proof_factorization(ctx: Context) -> Evidence:
     expect="fails",
 )
 def proof_p_idempotent(ctx: Context) -> Evidence:
-    return _identity_evidence({"P^2 - P": P_PRINTED**2 - P_PRINTED})
+    return identity_evidence({"P^2 - P": P_PRINTED**2 - P_PRINTED})
 
 
 @claim(
@@ -258,7 +258,7 @@ def proof_p_idempotent(ctx: Context) -> Evidence:
     expect="holds",
 )
 def proof_factorization_corrected(ctx: Context) -> Evidence:
-    return _identity_evidence(
+    return identity_evidence(
         {"product - (-rho P')": THREE_STEP + RHO * P_CORRECTED, "P'^2 - P'": P_CORRECTED**2 - P_CORRECTED}
     )
 
@@ -285,7 +285,7 @@ def proof_final_vector(ctx: Context) -> Evidence:
                 Fraction(1, 2) * inst.eps * (-rho) ** K * (s + 1),
             )
             items[f"construction kappa={s * s}, K={K}"] = sp.Matrix(inst.final_difference) - sp.Matrix(printed)
-    return _identity_evidence(items)
+    return identity_evidence(items)
 
 
 @claim(

@@ -41,7 +41,7 @@ from fedtheory.problems import LogCoshQuadratic, LogisticRegression, Problem, lo
 from fedtheory.reference import logistic_optimum
 
 from . import printed
-from .convergence import _record
+from .convergence import record_point
 
 PAPER = "yuan-thesis"
 D, N, SEPARATION = 4, 64, 2.0
@@ -175,7 +175,7 @@ def thm_35_logistic(ctx: Context) -> Evidence:
         eta = printed.eta_thm35(mu, M, K, R, psi0, s2, L)
         samples.append(_final_potential(inst, x0, fedac.fedac_i(eta, mu, K, M, L=L), R, S, ctx.rng(i), "psi"))
         bound.append(printed.bound_thm35(mu, M, K, R, psi0, s2, L))
-        _record(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta * L, Psi0=psi0)
+        record_point(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta * L, Psi0=psi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(
         measured=measured,
@@ -211,7 +211,7 @@ def thm_b12_logistic(ctx: Context) -> Evidence:
         eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading)
         samples.append(_final_potential(inst, x0, fedac.fedac_ii(eta, mu, K, M, L=L), R, S, ctx.rng(i), "phi"))
         bound.append(printed.bound_thm_b12(mu, M, K, R, phi0, s2, L))
-        _record(grid, lam=lam, start=start, M=M, K=K, R=R, reading=reading, eta_L=eta * L, Phi0=phi0)
+        record_point(grid, lam=lam, start=start, M=M, K=K, R=R, reading=reading, eta_L=eta * L, Phi0=phi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(
         measured=measured,
@@ -245,7 +245,7 @@ def lem_b15_logistic(ctx: Context) -> Evidence:
         phi0 = float(inst.potential(x0, x0, "phi"))
         samples.append(_final_potential(inst, x0, fedac.fedac_ii(eta, mu, K, M, L=L), R, S, ctx.rng(i), "phi"))
         bound.append(printed.bound_lem_b15(eta, mu, M, K, R, phi0, s2, L))
-        _record(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta_L, Phi0=phi0)
+        record_point(grid, lam=lam, start=start, M=M, K=K, R=R, eta_L=eta_L, Phi0=phi0)
     measured, lo, hi = _mc(samples, len(configs))
     return Evidence(
         measured=measured,

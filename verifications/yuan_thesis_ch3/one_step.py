@@ -23,12 +23,12 @@ from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 
-from .instability import _identity_evidence
+from .instability import identity_evidence
 
 PAPER = "yuan-thesis"
 
 
-class _Quadratic:
+class QuadraticCase:
     name = "quadratic + Gaussian noise"
 
     def __init__(self, rng):
@@ -53,7 +53,7 @@ class _Quadratic:
         return self.gap(mean) + 0.5 * eta**2 * np.trace(self.p.A_mean @ self.C)
 
 
-class _Logistic:
+class LogisticCase:
     name = "one-sample l2-logistic regression"
 
     def __init__(self, rng):
@@ -88,12 +88,12 @@ class _Logistic:
 
 
 @cache
-def _problems():
+def one_step_problems():
     rng = np.random.default_rng(seed_for(f"{PAPER}/one-step"))
-    return _Quadratic(rng), _Logistic(rng)
+    return QuadraticCase(rng), LogisticCase(rng)
 
 
-def _draws(ctx: Context, prob):
+def one_step_draws(ctx: Context, prob):
     rng = np.random.default_rng(seed_for(f"{PAPER}/one-step-draws:{prob.name}"))
     for _ in range(150 if ctx.quick else 1500):
         M = int(rng.choice([1, 2, 4]))
@@ -110,8 +110,8 @@ def _draws(ctx: Context, prob):
 
 def _check(ctx: Context, which: str) -> Evidence:
     measured, bound, grid = [], [], {"problem": [], "M": []}
-    for prob in _problems():
-        for M, x, x_ag, a, b, eta, gamma in _draws(ctx, prob):
+    for prob in one_step_problems():
+        for M, x, x_ag, a, b, eta, gamma in one_step_draws(ctx, prob):
             md = b * x + (1 - b) * x_ag
             g = prob.grad(md)  # (M, d)
             xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
@@ -175,7 +175,7 @@ def _check(ctx: Context, which: str) -> Evidence:
         grid=grid,
         witness={
             "measured": "LHS and RHS divided by |LHS| + |RHS| (rounding tolerance 1e-10 relative)",
-            "sigma^2": {p.name: p.sigma2 for p in _problems()},
+            "sigma^2": {p.name: p.sigma2 for p in one_step_problems()},
         },
     )
 
@@ -229,7 +229,7 @@ def lem_323_identities(ctx: Context) -> Evidence:
     g, m, e = sp.symbols("gamma mu eta", positive=True)
     alpha = 3 / (2 * g * m) - sp.Rational(1, 2)
     beta = (2 * alpha**2 - 1) / (alpha - 1)
-    return _identity_evidence(
+    return identity_evidence(
         {
             "2 alpha/beta - (1 - (1 - 1/beta)/alpha)": 2 * alpha / beta - (1 - (1 - 1 / beta) / alpha),
             "1 - 2 alpha/beta - (1 - 1/beta)/alpha": 1 - 2 * alpha / beta - (1 - 1 / beta) / alpha,

@@ -42,10 +42,10 @@ from fedtheory.dimensions import check
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
+from fedtheory.symbols import GRAD2, STEP, UNITS, K, L, sigma
 
-from ..yuan_thesis_ch2.rates import GRAD2, STEP, UNITS, K, L, sigma
-from .one_step import PAPER, _draws, _Logistic, _problems, _Quadratic
-from .stability import _admissible, eta, gamma, mu
+from .one_step import PAPER, LogisticCase, QuadraticCase, one_step_draws, one_step_problems
+from .stability import admissible_points, eta, gamma, mu
 
 #: Rounding tolerance of the floating-point comparisons, relative to their rounding scale (the sum of the magnitudes
 #: of all terms, or :func:`_rounding_scale`).
@@ -57,7 +57,7 @@ ROUND = 1e-10
 # --------------------------------------------------------------------------------------------------
 
 
-class _SmallLogistic(_Logistic):
+class _SmallLogistic(LogisticCase):
     """One-sample l2-logistic regression small enough to enumerate the n^M sample tuples of M clients."""
 
     name = "one-sample l2-logistic regression, n = 5"
@@ -110,11 +110,11 @@ def _small_logistic() -> _SmallLogistic:
 
 
 def _b45_draws(ctx: Context, prob):
-    """The random states and general hyperparameters of :func:`.one_step._draws` (alpha, beta >= 1, eta <= 1/L,
+    """The random states and general hyperparameters of :func:`.one_step.one_step_draws` (alpha, beta >= 1, eta <= 1/L,
     any gamma > 0), each followed by the same states with FedAc-II's (alpha, beta) at a gamma in [eta,
     sqrt(eta/mu)] (an endpoint or a uniform point, with equal probability)."""
     rng = np.random.default_rng(seed_for(f"{PAPER}/one-step-fedac-ii:draws:{prob.name}"))
-    for M, x, x_ag, a, b, eta_, gamma_ in _draws(ctx, prob):
+    for M, x, x_ag, a, b, eta_, gamma_ in one_step_draws(ctx, prob):
         yield "general", M, x, x_ag, a, b, eta_, gamma_
         u = float(rng.choice([0.0, 1.0, rng.uniform()]))
         g2 = eta_ + u * (np.sqrt(eta_ / prob.mu) - eta_)
@@ -128,7 +128,7 @@ def _expected_gap_of_average(prob, md, eta_) -> float:
     Quadratic: ``gap(mean) + eta^2 tr(A C)/(2M)``. Logistic: the exact average over all ``n^M`` sample tuples.
     """
     M = md.shape[0]
-    if isinstance(prob, _Quadratic):
+    if isinstance(prob, QuadraticCase):
         mean = md.mean(0) - eta_ * prob.grad(md).mean(0)
         return float(prob.gap(mean)) + 0.5 * eta_**2 * float(np.trace(prob.p.A_mean @ prob.C)) / M
     g = prob.samples(md)  # (M, n, d)
@@ -208,7 +208,7 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
     expect="holds",
 )
 def prop_b4(ctx: Context) -> Evidence:
-    return _one_step(ctx, "B.8", (*_problems(), _small_logistic()))
+    return _one_step(ctx, "B.8", (*one_step_problems(), _small_logistic()))
 
 
 @claim(
@@ -222,7 +222,7 @@ def prop_b4(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b5(ctx: Context) -> Evidence:
-    return _one_step(ctx, "B.9", (_problems()[0], _small_logistic()))
+    return _one_step(ctx, "B.9", (one_step_problems()[0], _small_logistic()))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def eq_331(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_331_quadratic(ctx: Context) -> Evidence:
-    p: FederatedQuadratic = _problems()[0].p
+    p: FederatedQuadratic = one_step_problems()[0].p
     rng = ctx.rng()
     measured = []
     for _ in range(10 if ctx.quick else 100):
@@ -436,7 +436,7 @@ def _fedac_i_discrepancy(ctx: Context, printed: bool) -> Evidence:
     S = 8 if ctx.quick else 20
     measured, bound, grid = [], [], {"mu": [], "eta": [], "gamma": [], "M": []}
     notes = {2: [0, 0], 4: [0, 0]}
-    for mu_, eta_, g_ in _admissible(ctx.quick):
+    for mu_, eta_, g_ in admissible_points(ctx.quick):
         gm, ratio = g_ * mu_, g_ / eta_
         _, b = fedac.inverse_coefficients(gm)
         Xt = np.array([[eta_ / g_, 1.0], [0.0, 1.0]])  # X(gamma, eta)'
@@ -555,7 +555,7 @@ def claim_b10(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b17(ctx: Context) -> Evidence:
-    return _fedac_ii_discrepancy(ctx, (_problems()[1], LOGCOSH[1]), "B.17")
+    return _fedac_ii_discrepancy(ctx, (one_step_problems()[1], LOGCOSH[1]), "B.17")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -47,10 +47,10 @@ from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
+from fedtheory.symbols import B, K, L, M, Q, R, mu, sigma
 
-from ..yuan_thesis_ch2.rates import B, K, L, M, Q, R, mu, sigma
 from . import printed
-from .convergence import NOISE, _fedavg_weighted, instance, sigma_assumption_32
+from .convergence import NOISE, fedavg_weighted_gap, instance, sigma_assumption_32
 
 PAPER = "yuan-thesis"
 SYMBOLS = (L, mu, sigma, B, Q, M, K, R)
@@ -421,7 +421,7 @@ def engine_check() -> dict:
         ref = fedac_moments(AdditiveGaussian(problem, cov=C), params, x0, 16).suboptimality()[-1]
         diffs[variant] = abs(fedac_gap(problem, C, params, x0, 16) / ref - 1)
     gap, dist2 = fedavg_weighted(problem, C, 0.05, 4, 16, 8, x0)
-    ref = _fedavg_weighted(problem, 1.0, 0.05, 4, 16, 8, x0)
+    ref = fedavg_weighted_gap(problem, 1.0, 0.05, 4, 16, 8, x0)
     diffs["FedAvg weighted"] = abs((gap + problem.mu / 2 * dist2) / ref - 1)
     if max(diffs.values()) > 1e-9:
         raise RuntimeError(f"powering engine disagrees with the step-by-step recursion: {diffs}")

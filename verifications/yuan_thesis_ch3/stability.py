@@ -21,7 +21,7 @@ from scipy.optimize import minimize_scalar
 from fedtheory.algorithms import fedac
 from fedtheory.harness.claims import Context, Evidence, claim
 
-from .instability import _identity_evidence
+from .instability import identity_evidence
 
 PAPER = "yuan-thesis"
 mu, gamma, eta, h, L = sp.symbols("mu gamma eta h L", positive=True)
@@ -85,7 +85,7 @@ ATILDE_BLOCKS[1, 0] = -(gamma - eta) * mu * (3 * gamma + 6 * eta - GM * (3 * gam
     expect="holds",
 )
 def claim_319(ctx: Context) -> Evidence:
-    return _identity_evidence({"derived - printed": derived_difference_matrix(a_inv, b_inv) - CLAIM_319})
+    return identity_evidence({"derived - printed": derived_difference_matrix(a_inv, b_inv) - CLAIM_319})
 
 
 @claim(
@@ -96,7 +96,7 @@ def claim_319(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_315(ctx: Context) -> Evidence:
-    ev = _identity_evidence({"Claim 3.19 (FedAc-I) - (3.21)": CLAIM_319.subs(FEDAC_I) - A_321})
+    ev = identity_evidence({"Claim 3.19 (FedAc-I) - (3.21)": CLAIM_319.subs(FEDAC_I) - A_321})
     ev.witness["state vector"] = (
         "the display applies A to [D_ag; D_eps] and returns [D_ag; D_eps]+; Claim 3.19 (and the proof of "
         "Proposition 3.17, line 1296) use [D_ag; D]: D_eps in the state is a typo (the noise difference is not a state)"
@@ -112,7 +112,7 @@ def prop_315(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b6(ctx: Context) -> Evidence:
-    return _identity_evidence({"Claim 3.19 (FedAc-II) - (B.24)": CLAIM_319.subs(FEDAC_II) - A_B24})
+    return identity_evidence({"Claim 3.19 (FedAc-II) - (B.24)": CLAIM_319.subs(FEDAC_II) - A_B24})
 
 
 @claim(
@@ -123,7 +123,7 @@ def prop_b6(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_322(ctx: Context) -> Evidence:
-    return _identity_evidence(
+    return identity_evidence(
         {
             "X^-1 - printed": X.inv() - X_INV_PRINTED,
             "X^-1 [eta; gamma] - [gamma; 0]": X.inv() * sp.Matrix([eta, gamma]) - sp.Matrix([gamma, 0]),
@@ -139,7 +139,7 @@ def eq_322(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_316_b(ctx: Context) -> Evidence:
-    return _identity_evidence({"X^-1 A X - printed B": X.inv() * A_321 * X - B_PRINTED})
+    return identity_evidence({"X^-1 A X - printed B": X.inv() * A_321 * X - B_PRINTED})
 
 
 @claim(
@@ -151,7 +151,7 @@ def prop_316_b(ctx: Context) -> Evidence:
 )
 def prop_b7_atilde(ctx: Context) -> Evidence:
     computed = X.inv() * A_B24 * X
-    ev = _identity_evidence(
+    ev = identity_evidence(
         {
             "computed - display (line 3644)": computed - ATILDE_DISPLAY,
             "computed - blocks (line 3648)": computed - ATILDE_BLOCKS,
@@ -176,7 +176,7 @@ def prop_b7_atilde_corrected(ctx: Context) -> Evidence:
     display = ATILDE_DISPLAY * fix
     display[1, 0] = display[1, 0] * mu
     computed = X.inv() * A_B24 * X
-    return _identity_evidence(
+    return identity_evidence(
         {
             "computed - blocks, corrected prefactor": computed - ATILDE_BLOCKS * fix,
             "computed - display, corrected": computed - display,
@@ -341,7 +341,7 @@ def prop_316_on_instance(ctx: Context) -> Evidence:
     )
 
 
-def _admissible(quick: bool):
+def admissible_points(quick: bool):
     """(mu, eta, gamma) over the admissible region mu > 0, eta in (0, 1/L], gamma in [eta, sqrt(eta/mu)], L = 1."""
     for mu_ in (1.0, 0.1, 1e-2, 1e-4) if quick else (1.0, 0.3, 0.1, 1e-2, 1e-3, 1e-4, 1e-6):
         for eta_ in np.geomspace(1e-4, 1.0, 5 if quick else 13):
@@ -352,7 +352,7 @@ def _admissible(quick: bool):
 
 def _vector_norm_claim(ctx: Context, vector, bound) -> Evidence:
     measured, bounds, grid = [], [], {"mu": [], "eta": [], "gamma": []}
-    for mu_, eta_, g_ in _admissible(ctx.quick):
+    for mu_, eta_, g_ in admissible_points(ctx.quick):
         Xn = np.array([[eta_ / g_, 0.0], [1.0, 1.0]])
         measured.append(float(np.linalg.norm(Xn.T @ vector(mu_, g_, eta_))))
         bounds.append(bound(mu_, g_, eta_))

@@ -15,8 +15,7 @@ import sympy as sp
 
 from fedtheory.dimensions import check
 from fedtheory.harness.claims import Context, Evidence, claim
-
-from ..yuan_thesis_ch2.rates import UNITS, B, K, L, M, Q, R, mu, sigma
+from fedtheory.symbols import UNITS, B, K, L, M, Q, R, mu, sigma
 
 PAPER = "yuan-thesis"
 FX = {"F": 1}

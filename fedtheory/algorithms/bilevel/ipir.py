@@ -38,7 +38,7 @@ from ...problems.base import Problem
 from .outputs import output as inner_output
 from .outputs import theta
 from .schedules import schedule_ipir
-from .str_fedavg import _check_oracle, client_count, simulate
+from .str_fedavg import client_count, client_oracle, simulate
 
 INITS = ("cold", "warm_y", "warm_prev")
 OUTPUTS = ("theta_avg", "printed", "last")
@@ -184,7 +184,7 @@ def ipir_run(
     if project is not None and not callable(project):
         raise InvalidParameterError("project", "a callable y (S, n) -> Pi_{X_h^*}[y] (S, n)", project)
     N = client_count(h, None, N)
-    h_oracle = _check_oracle("h_oracle", h_oracle, h)
+    h_oracle = client_oracle("h_oracle", h_oracle, h)
     replicas = positive_int("replicas", replicas)
     y = check_replicated("y0", y0, h.dim, replicas)
     cold = y.copy() if x_cold is None else check_replicated("x_cold", x_cold, h.dim, replicas)

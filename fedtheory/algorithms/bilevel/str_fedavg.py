@@ -30,7 +30,7 @@ from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
 from ...oracles import ExactGradient, check_replicated
 from ...problems.base import Problem
-from ..fedavg import _check_finite
+from ..fedavg import check_finite
 
 ClientGradient = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 """An oracle ``g(x (S, N, n), rng) -> (S, N, n)`` returning one (stochastic) gradient per client row."""
@@ -204,7 +204,8 @@ def client_count(h: Problem, f: Problem | None, N: int | None) -> int:
     return counts.pop() if counts else 1
 
 
-def _check_oracle(name: str, oracle, problem: Problem) -> ClientGradient:
+def client_oracle(name: str, oracle, problem: Problem) -> ClientGradient:
+    """The oracle passed as parameter ``name`` for ``problem`` (``None``: exact gradients), checked to be one."""
     if oracle is None:
         return ExactGradient(problem)
     if isinstance(oracle, Problem) or not callable(oracle):
@@ -250,7 +251,7 @@ def simulate(
         if record_drift:
             state, e = state
             eps.append(e)
-        _check_finite(state.x, name, state.r)
+        check_finite(state.x, name, state.r)
         if state.r % record_every == 0 or state.r == R:
             xs.append(state.x)
             ts.append(state.r)
@@ -312,7 +313,7 @@ def run(
     N = client_count(h, f, N)
     if f.dim != h.dim:
         raise InvalidParameterError("f", f"a problem of dimension n = {h.dim} (that of h)", f"dimension {f.dim}")
-    h_oracle = _check_oracle("h_oracle", h_oracle, h)
-    f_oracle = _check_oracle("f_oracle", f_oracle, f)
+    h_oracle = client_oracle("h_oracle", h_oracle, h)
+    f_oracle = client_oracle("f_oracle", f_oracle, f)
     x = check_replicated("x0", x0, h.dim, positive_int("replicas", replicas))
     return simulate(h_oracle, f_oracle, x, params, R, rng, N=N, record_every=record_every, record_drift=record_drift)

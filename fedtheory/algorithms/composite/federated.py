@@ -44,7 +44,7 @@ import numpy as np
 from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
 from ...oracles import Oracle, check_oracle, check_replicated
-from ..fedavg import _check_finite
+from ..fedavg import check_finite
 from .mirror import MirrorMap
 
 ALGORITHMS = ("FedMiD", "FedMiD-OSP", "FedDualAvg", "FedDualAvg-OSP", "FedAvg(subgradient)")
@@ -351,7 +351,7 @@ def run(
             total += shadow_primals(tr, mirror, params, r)[1:].sum(axis=0)
         else:
             state = round(state, oracle, mirror, params, rng)
-        _check_finite(state.x if state.y is None else np.concatenate([state.x, state.y], -1), params.algorithm, state.r)
+        check_finite(state.x if state.y is None else np.concatenate([state.x, state.y], -1), params.algorithm, state.r)
         if state.r % record_every == 0 or state.r == R:
             xs.append(state.x)
             ys.append(state.y)

@@ -21,7 +21,7 @@ import numpy as np
 from ..._validate import generator, positive, positive_int
 from ...errors import InvalidParameterError
 from ...oracles import Oracle, check_oracle, check_replicated
-from ..fedavg import _check_finite
+from ..fedavg import check_finite
 from .federated import CompositeTrajectory
 from .mirror import MirrorMap
 
@@ -50,7 +50,7 @@ def _mirror_descent(oracle, mirror, x0, eta, T, rng, M, S, record_every, name) -
     for t in range(1, T + 1):
         with np.errstate(over="ignore", invalid="ignore"):
             x = mirror(mirror.grad_h(x) - eta * _gradient(oracle, x, M, rng), eta)
-        _check_finite(x, name, t, "step")
+        check_finite(x, name, t, "step")
         if t % record_every == 0 or t == T:
             xs.append(x)
             ts.append(t)
@@ -127,7 +127,7 @@ def dual_averaging(
         with np.errstate(over="ignore", invalid="ignore"):
             y = y - eta * _gradient(oracle, x, M, rng)
             x = mirror(y, eta * (t + 1))
-        _check_finite(np.concatenate([x, y], axis=-1), "dual averaging", t + 1, "step")
+        check_finite(np.concatenate([x, y], axis=-1), "dual averaging", t + 1, "step")
         if (t + 1) % record_every == 0 or t + 1 == T:
             xs.append(x)
             ys.append(y)
