@@ -1,0 +1,324 @@
+"""Federated quadratics batched over instances, their closed forms and the per-cell reduction of inequalities shared by
+the modules of Lemmas 1-4 of StR-FedAvg (section 3.1): :mod:`.lem_1_gradient_dissimilarity`,
+:mod:`.lem_2_3_regularized_dissimilarity` and :mod:`.lem_4_perturbed_strong_convexity`; no claims. The claim
+statements' "module docstring" is this one.
+
+Instances (all quadratic, so every minimiser, infimum and gap is a closed form; arrays carry an instance axis and
+a point axis and every family is evaluated in one numpy operation per shape ``(N, n)``, never a loop over
+instances):
+
+* ``Q``: random convex quadratic clients ``psi_i(x) = 1/2 (x - c_i)'A_i(x - c_i) + const`` with ``N`` in [2, 6],
+  ``n`` in [1, 4]. ``A_i = M_i M_i' s_i / n`` with ``M_i`` Gaussian ``n x k_i`` (random rank ``k_i`` in [1, n],
+  so ``A_i`` may be singular) and ``s_i`` log-uniform in [0.1, 10]; per instance the Hessians are independent,
+  shared by the clients (``A_i = A_1``) or shared and isotropic (``A_i = s I``), each with probability 1/3.
+  Centres ``c_i`` are Gaussian with a log-uniform scale in [0.1, 10]. For Lemmas 2 and 3 the inner ``h`` and the
+  outer ``f`` are two independent such families; for Lemma 4 ``f_i`` gets ``+ mu_0 I`` (``mu_0`` log-uniform in
+  [0.01, 1]).
+* ``V13`` (spec section 6, V13): ``N`` in {2, 3}, ``n`` in {2, 3, 4}; ``h_i(x) = 1/2 (a_i'x - b_i)^2`` (one row per
+  client, ``b = A x_true``, a consistent system, so ``h_i* = h* = 0``) and ``f_i(x) = 1/2 x'P_i x - q_i'x`` with
+  ``P_i = M M' u + 1e-3 I`` (``M`` Gaussian ``n x n``, ``u`` log-uniform in [0.01, 10]), ``q_i`` Gaussian.
+* ``V13-anchored``: ``V13`` with ``b = A argmin f``, so that ``argmin f`` lies in ``X_h^*`` and ``f* = inf f``
+  (the corner where the ``4 L_f (f* - inf f)`` term of Lemma 2's ``G^2`` vanishes).
+
+eigendecomposition with eigenvalues below ``1e-10 lambda_max`` set to zero), ``inf psi - (1/N) sum_i psi_i(x_i*) =
+(1/N) sum_i 1/2 (xbar - c_i)'A_i(xbar - c_i)``, gaps ``psi(x) - inf psi = 1/2 (x - xbar)'Abar(x - xbar)``, the
+bilevel solution ``x* = argmin_{X_h^*} f`` (``X_h^* = argmin h + null(Hbar)``, minimised over the null space) and
+``f* - inf f = f(x*) - inf f``, the Tikhonov point ``x_eta = (Hbar + eta Fbar)^+ (Hbar c_h + eta Fbar c_f)`` and
+``f_eta(x) - f_eta* = 1/2 (x - x_eta)'(Hbar + eta Fbar)(x - x_eta)``. Smoothness and strong convexity constants
+are the exact client constants: ``L_psi = max_i lambda_max(A_i)``, ``mu_f = min_i lambda_min(F_i)``.
+
+Every inequality ``lhs <= rhs`` is reported per cell (e.g. a family and an ``eta``) at its worst entry: the violated
+
+``tol = 1e-9 |rhs| + 1e-12 scale``. ``scale`` bounds the size of the terms whose rounding enters either side (e.g.
+``L^2 ||x - c_i||^2`` for ``||grad psi_i(x)||^2``), so ``tol`` covers rounding only, also where both sides vanish
+(clients with a common minimiser). ``measured`` and ``bound`` are ``lhs`` and ``rhs`` divided by ``scale`` (judged
+with the same tolerance), so the margin is ``lhs/rhs``. The witness lists, per cell, the number of entries and of
+violations, the largest ratio and the worst violation, and the data of the overall worst entry.
+
+Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Assumption 1 at line 111, Lemma 1 at 119-121, Lemma 2 at
+123-125, Remark 3 at 178-180, Lemma 3 at 182-184, Lemma 4 at 220-224, problem (4) at 88, the proof of Lemma 1 at
+
+Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Assumption 1 at line 111, Lemma 1 at 119-121, Lemma 2 at
+123-125, Remark 3 at 178-180, Lemma 3 at 182-184, Lemma 4 at 220-224, problem (4) at 88.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from fedtheory.harness.claims import Evidence, seed_for
+
+REGISTERS_CLAIMS = False  # shared instances and reduction; the claims are in the sibling modules
+
+PAPER = "str-fedavg"
+ETAS = (0.01, 0.1, 0.5, 1.0, 2.0, 11.0)  # V13's grid plus 2 and the printed eta-hat = 11 of Thm 3 / Prop 7
+RTOL = 1e-9
+ATOL = 1e-12  # on quantities divided by their scale
+Q_SHAPES = tuple((N, n) for N in range(2, 7) for n in range(1, 5))
+V13_SHAPES = tuple((N, n) for N in (2, 3) for n in (2, 3, 4))
+N_RANDOM = 20  # random points per instance (V13)
+
+
+# --------------------------------------------------------------------------------------------------
+# Linear algebra over batches
+# --------------------------------------------------------------------------------------------------
+def mv(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``A v`` over the last axes, broadcasting the leading ones."""
+    return np.einsum("...ij,...j->...i", A, v)
+
+
+def qf(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``v'A v`` over the last axes, broadcasting the leading ones."""
+    return np.einsum("...i,...ij,...j->...", v, A, v)
+
+
+def sq(v: np.ndarray) -> np.ndarray:
+    """``||v||^2`` over the last axis."""
+    return np.einsum("...i,...i->...", v, v)
+
+
+def pinv(A: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
+    """Moore-Penrose pseudo-inverse of symmetric PSD matrices ``(..., n, n)``.
+
+    Eigenvalues ``<= 1e-10 ref`` count as zero (``ref``: ``lambda_max(A)`` unless given, shape ``(...)``).
+    """
+    w, V = np.linalg.eigh(A)
+    ref = w[..., -1] if ref is None else ref
+    keep = w > 1e-10 * ref[..., None]
+    inv = np.where(keep, 1.0 / np.where(keep, w, 1.0), 0.0)
+    return (V * inv[..., None, :]) @ np.swapaxes(V, -1, -2)
+
+
+# --------------------------------------------------------------------------------------------------
+# Federated quadratics, batched over instances
+# --------------------------------------------------------------------------------------------------
+@dataclass
+class Clients:
+    """``psi_i(x) = 1/2 (x - c_i)'A_i(x - c_i) + const``: ``A`` (B, N, n, n) PSD, ``c`` (B, N, n) a minimiser of
+    each client (Lemma 1's ``x_i^*``). Constants never enter: every checked quantity is a gap or a gradient."""
+
+    A: np.ndarray
+    c: np.ndarray
+
+    @classmethod
+    def from_linear(cls, A: np.ndarray, b: np.ndarray) -> Clients:
+        """Clients ``1/2 x'A_i x - b_i'x`` with ``b_i`` in ``range(A_i)``; minimiser ``A_i^+ b_i``."""
+        return cls(A, mv(pinv(A), b))
+
+    @property
+    def N(self) -> int:
+        return self.A.shape[1]
+
+    @cached_property
+    def L(self) -> np.ndarray:
+        """``max_i lambda_max(A_i)`` (B,): the smoothness constant of Assumption 1."""
+        return np.linalg.eigvalsh(self.A)[..., -1].max(axis=1)
+
+    @cached_property
+    def Abar(self) -> np.ndarray:
+        return self.A.mean(axis=1)
+
+    @cached_property
+    def bbar(self) -> np.ndarray:
+        """``(1/N) sum_i A_i c_i``: ``grad psi(x) = Abar x - bbar``."""
+        return mv(self.A, self.c).mean(axis=1)
+
+    @cached_property
+    def xbar(self) -> np.ndarray:
+        """Minimum-norm minimiser of ``psi = (1/N) sum_i psi_i`` (B, n)."""
+        return mv(pinv(self.Abar), self.bbar)
+
+    @cached_property
+    def D(self) -> np.ndarray:
+        """``inf psi - (1/N) sum_i psi_i(x_i^*) = (1/N) sum_i 1/2 (xbar - c_i)'A_i(xbar - c_i) >= 0`` (B,)."""
+        return 0.5 * qf(self.A, self.xbar[:, None] - self.c).mean(axis=1)
+
+    def G2(self, printed: bool = True) -> np.ndarray:
+        """Lemma 1's ``G_psi^2 = (2 L_psi / N) D`` as printed; ``2 L_psi D`` (the proof's step 3) otherwise."""
+        return 2 * self.L * self.D / (self.N if printed else 1)
+
+    def grads(self, x: np.ndarray) -> np.ndarray:
+        """``grad psi_i(x) = A_i (x - c_i)`` for points ``x`` (B, P, n): (B, P, N, n)."""
+        return mv(self.A[:, None], x[:, :, None] - self.c[:, None])
+
+    def client_gaps(self, x: np.ndarray) -> np.ndarray:
+        """``psi_i(x) - psi_i(x_i^*)`` (B, P, N)."""
+        return 0.5 * qf(self.A[:, None], x[:, :, None] - self.c[:, None])
+
+    def gap(self, x: np.ndarray) -> np.ndarray:
+        """``psi(x) - inf psi`` (B, P)."""
+        return 0.5 * qf(self.Abar[:, None], x - self.xbar[:, None])
+
+
+@dataclass
+class Regularized:
+    """``f_eta = h + eta f`` (line 253) for client families ``h``, ``f``, with its exact minimiser ``x_eta^*``."""
+
+    h: Clients
+    f: Clients
+    eta: float
+
+    @cached_property
+    def Q(self) -> np.ndarray:
+        return self.h.Abar + self.eta * self.f.Abar
+
+    @cached_property
+    def x_eta(self) -> np.ndarray:
+        """``x_eta^* = (Hbar + eta Fbar)^+ (bbar_h + eta bbar_f)`` (B, n)."""
+        return mv(pinv(self.Q), self.h.bbar + self.eta * self.f.bbar)
+
+    @cached_property
+    def clients(self) -> Clients:
+        """The clients ``f_{eta,i} = h_i + eta f_i``."""
+        return Clients.from_linear(
+            self.h.A + self.eta * self.f.A, mv(self.h.A, self.h.c) + self.eta * mv(self.f.A, self.f.c)
+        )
+
+    def gap(self, x: np.ndarray) -> np.ndarray:
+        """``f_eta(x) - f_eta^*`` (B, P)."""
+        return 0.5 * qf(self.Q[:, None], x - self.x_eta[:, None])
+
+
+# --------------------------------------------------------------------------------------------------
+# Instance generators
+# --------------------------------------------------------------------------------------------------
+def log_uniform(rng: np.random.Generator, lo: float, hi: float, size) -> np.ndarray:
+    return 10.0 ** rng.uniform(np.log10(lo), np.log10(hi), size=size)
+
+
+def _hessians(rng: np.random.Generator, B: int, N: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Family ``Q`` Hessians (B, N, n, n) and the kind per instance (0 independent, 1 shared, 2 isotropic)."""
+    M = rng.standard_normal((B, N, n, n))
+    rank = rng.integers(1, n + 1, size=(B, N))
+    M = M * (np.arange(n) < rank[..., None])[..., None, :]
+    scale = log_uniform(rng, 0.1, 10.0, (B, N, 1, 1))
+    independent = scale * (M @ np.swapaxes(M, -1, -2)) / n
+    shared = np.broadcast_to(independent[:, :1], independent.shape)
+    isotropic = scale[:, :1] * np.eye(n)
+    kind = rng.integers(0, 3, size=B)
+    k = kind[:, None, None, None]
+    A = np.where(k == 0, independent, np.where(k == 1, shared, isotropic))
+    return A, kind
+
+
+def q_clients(rng: np.random.Generator, B: int, N: int, n: int, mu0: bool = False) -> tuple[Clients, np.ndarray]:
+    """Family ``Q`` (module docstring); ``mu0`` adds ``mu_0 I`` (strongly convex clients, Lemma 4)."""
+    A, kind = _hessians(rng, B, N, n)
+    if mu0:
+        A = A + log_uniform(rng, 0.01, 1.0, (B, 1, 1, 1)) * np.eye(n)
+    c = log_uniform(rng, 0.1, 10.0, (B, 1, 1)) * rng.standard_normal((B, N, n))
+    return Clients(A, c), kind
+
+
+def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tuple[Clients, Clients]:
+    """Spec V13: one-row consistent least-squares ``h_i`` and strongly convex quadratic ``f_i`` (module docstring)."""
+    a = rng.standard_normal((B, N, n))
+    M = rng.standard_normal((B, N, n, n))
+    P = log_uniform(rng, 0.01, 10.0, (B, N, 1, 1)) * (M @ np.swapaxes(M, -1, -2)) + 1e-3 * np.eye(n)
+    q = rng.standard_normal((B, N, n))
+    f = Clients(P, np.linalg.solve(P, q[..., None])[..., 0])
+    x_true = f.xbar if anchored else rng.standard_normal((B, n))
+    b = np.einsum("bni,bi->bn", a, x_true)
+    h = Clients(a[..., :, None] * a[..., None, :], a * (b / sq(a))[..., None])
+    return h, f
+
+
+# --------------------------------------------------------------------------------------------------
+# Reduction of lhs <relation> rhs over cells to their worst entries
+# --------------------------------------------------------------------------------------------------
+def violated(lhs: np.ndarray, rhs: np.ndarray, scale: np.ndarray, relation: str = "<=") -> np.ndarray:
+    """Entries that break ``lhs <relation> rhs`` beyond rounding (``1e-9 |rhs| + 1e-12 scale``, as judged)."""
+    tol = RTOL * np.abs(rhs) + ATOL * scale
+    return np.abs(lhs - rhs) > tol if relation == "==" else lhs > rhs + tol
+
+
+class Cells:
+    """Per-cell worst entries of ``lhs <relation> rhs`` (module docstring); repeated labels merge into one cell."""
+
+    def __init__(self, relation: str = "<="):
+        self.relation = relation
+        self.cells: dict[tuple, dict] = {}
+        self.worst: dict = {"failed": False, "score": -np.inf}
+
+    def add(self, labels: dict, lhs, rhs, scale, detail=None) -> np.ndarray:
+        """Record entries of a cell; returns the violated ones. ``detail(index)`` describes an entry (dict)."""
+        lhs, rhs, scale = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (lhs, rhs, scale)))
+        bad = violated(lhs, rhs, scale, self.relation)
+        if self.relation == "==":
+            score_all = np.abs(lhs - rhs) / scale
+        else:  # lhs / (rhs + rounding tolerance): <= 1 exactly when the entry holds
+            den = rhs + RTOL * np.abs(rhs) + ATOL * scale
+            with np.errstate(divide="ignore", invalid="ignore"):
+                score_all = np.where(den > 0, lhs / den, np.where(lhs > den, np.inf, -np.inf))
+        k = int(np.argmax(np.where(bad, score_all, -np.inf) if bad.any() else score_all))
+        entry = {
+            "failed": bool(bad.flat[k]),
+            "score": float(score_all.flat[k]),
+            "measured": float(lhs.flat[k] / scale.flat[k]),
+            "bound": float(rhs.flat[k] / scale.flat[k]),
+        }
+        key = tuple(labels.items())
+        cell = self.cells.setdefault(key, {"labels": labels, "entries": 0, "violations": 0, "max": -np.inf})
+        cell["entries"] += lhs.size
+        cell["violations"] += int(bad.sum())
+        cell["max"] = max(cell["max"], float(score_all.max()))
+        worse_cell = "score" not in cell or (entry["failed"], entry["score"]) > (cell["failed"], cell["score"])
+        worse = (entry["failed"], entry["score"]) > (self.worst["failed"], self.worst["score"])
+        if worse_cell or worse:
+            about = {"lhs": float(lhs.flat[k]), "rhs": float(rhs.flat[k])}
+            if detail is not None:
+                about.update(detail(np.unravel_index(k, lhs.shape)))
+        if worse_cell:
+            cell.update(entry)
+            # failing cells keep their worst entry (without the instance data, which only the overall worst keeps)
+            cell["entry"] = {k: v for k, v in about.items() if k != "instance"} if entry["failed"] else None
+        if worse:
+            self.worst = {**entry, **labels, **about}
+        return bad
+
+    def table(self) -> dict:
+        name = "max |lhs - rhs|/scale" if self.relation == "==" else "max lhs/(rhs + tolerance)"
+        table = {}
+        for cell in self.cells.values():
+            row = {"entries": cell["entries"], "violations": cell["violations"], name: cell["max"]}
+            if cell["entry"] is not None:
+                row["worst violation"] = cell["entry"]
+            table[", ".join(f"{k}={v}" for k, v in cell["labels"].items())] = row
+        return table
+
+    def evidence(self, **witness) -> Evidence:
+        cells = list(self.cells.values())
+        grid = {key: [cell["labels"][key] for cell in cells] for key in cells[0]["labels"]}
+        worst = {k: v for k, v in self.worst.items() if k not in ("failed", "score", "measured", "bound")}
+        return Evidence(
+            measured=[cell["measured"] for cell in cells],
+            bound=[cell["bound"] for cell in cells],
+            relation=self.relation,
+            rtol=RTOL,
+            atol=ATOL,
+            grid=grid,
+            witness={"per cell": self.table(), "worst entry": worst, **witness},
+        )
+
+
+def instance(clients: dict[str, Clients], b: int) -> dict:
+    """``{"instance": ...}``: the client data of instance ``b`` (Hessians and minimisers)."""
+    data = {}
+    for name, cl in clients.items():
+        data[f"{name}: Hessians A_i"] = cl.A[b].tolist()
+        data[f"{name}: client minimisers c_i"] = cl.c[b].tolist()
+    return {"instance": data}
+
+
+def lemma_rng(label: str) -> np.random.Generator:
+    """A generator shared by every part of one lemma (same instances for the statement and its proof steps)."""
+    return np.random.default_rng(seed_for(f"{PAPER}/{label}"))
+
+
+def batch(quick: bool, family: str) -> int:
+    """Instances per shape ``(N, n)``: V13 holds 3000 instances in all (spec V13), 10x in the full profile."""
+    per = {"Q": 150, "V13": 500, "V13-anchored": 500}[family]
+    return per if quick else 10 * per
