@@ -1,0 +1,217 @@
+"""Claims 4.18 and 4.19, the deterministic step (4.32)-(4.36) and the noise step of Claim 4.17 (proofs in thesis
+section 4.4), on the shared-Hessian quadratics of :mod:`.quadratic_heterogeneity` (instances, constants, the reading of
+zeta) and on random dual pairs and SPD matrices.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 2.3 at line 175, Claims 4.17-4.19 at 2121-2133, the
+proof of Claim 4.17 at 2218-2290 ((4.32)-(4.36)), of Claims 4.18-4.19 at 2294-2304.
+"""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+
+from fedtheory.algorithms import composite as fco
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.regularizers import L2Ball
+
+from .quadratic_heterogeneity import (
+    NOISE,
+    PAPER,
+    PSIS,
+    READING_TEXT,
+    D,
+    base,
+    estimates,
+    instance,
+    oracle_for,
+    pairs,
+    record,
+    regularizer,
+    scales,
+)
+
+
+# --------------------------------------------------------------------------------------------------
+# Claims 4.18, 4.19, the deterministic step (4.32)-(4.36) and the noise step of Claim 4.17
+# --------------------------------------------------------------------------------------------------
+def _claim418(ctx: Context, reading: str) -> Evidence:
+    measured, bound, grid = [], [], {}
+    for M in (2, 8, 32):
+        for scale in scales(ctx.quick):
+            inst = instance("l1", M, scale)
+            delta = inst.problem.b_mean - inst.problem.b  # grad F_m - grad F = -(c_m - cbar), the same at every x
+            iu = np.triu_indices(M, 1)
+            measured.append(float(inst.qA(pairs(delta, iu)).max()))
+            bound.append(4 * inst.zeta2(reading) / inst.L)
+            record(grid, M=M, s_het=scale, Z_het=inst.Z_het)
+    return Evidence(
+        measured=measured,
+        bound=bound,
+        relation="<=",
+        rtol=1e-9,
+        grid=grid,
+        witness={
+            "measured": "max over pairs m1 < m2 of ||delta_m1 - delta_m2||^2_(A^-1) (deterministic and the same at "
+            "every x: shared Hessian)",
+            "zeta": READING_TEXT[reading],
+            "A": "as in the other instances (d = 10)",
+        },
+    )
+
+
+CLAIM_418_STATEMENT = (
+    "E[||delta_m1^(r,k) - delta_m2^(r,k)||^2_(A^-1) | F^(r,k)] <= 4 ||A||_2^-1 zeta^2 for every pair of clients, "
+    "with {zeta}; shared-Hessian quadratics (d = 10), M in {{2, 8, 32}}, s_het in {{1, 10}} (full: also 0.1), exact."
+)
+
+
+@claim(
+    f"{PAPER}/claim-4.18",
+    source="Claim 4.18, line 2129 (proof at 2294-2302)",
+    statement=CLAIM_418_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
+    expect="fails",
+)
+def claim_418(ctx: Context) -> Evidence:
+    return _claim418(ctx, "printed")
+
+
+@claim(
+    f"{PAPER}/claim-4.18:corrected",
+    source="Claim 4.18, line 2129, with (4.12) read as ||grad F_m - grad F||_* <= zeta (as its proof uses, line 2298)",
+    statement=CLAIM_418_STATEMENT.format(zeta="zeta = Z_het"),
+    expect="holds",
+)
+def claim_418_corrected(ctx: Context) -> Evidence:
+    return _claim418(ctx, "corrected")
+
+
+def _random_spd(rng: np.random.Generator, d: int, condition: float) -> np.ndarray:
+    U, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    return U @ np.diag(np.geomspace(1.0, 1.0 / condition, d)) @ U.T
+
+
+@claim(
+    f"{PAPER}/claim-4.19",
+    source="Claim 4.19, line 2133 (proof at 2304)",
+    statement="The dual of ||x|| = sqrt(x'Ax/||A||_2) is ||y||_* = sqrt(||A||_2 y'A^-1 y): the formula against "
+    "sup{<y, x> : x'Ax <= ||A||_2} solved by Clarabel (second-order cone), for the instance's A and random SPD A (d "
+    "in {2, 10}, condition numbers 10 and 1e4), 5 random y each; tolerance 1e-6 relative (solver).",
+    expect="holds",
+)
+def claim_419(ctx: Context) -> Evidence:
+    rng = ctx.rng()
+    mats = [("instance A", base()[0])]
+    mats += [(f"random d = {d}, cond = {k:g}", _random_spd(rng, d, k)) for d in (2, 10) for k in (10.0, 1e4)]
+    measured, bound, grid = [], [], {}
+    for name, A in mats:
+        nA = float(np.linalg.eigvalsh(A)[-1])
+        chol = np.linalg.cholesky(A / nA)  # x'Ax/||A|| = ||chol' x||^2
+        for j in range(5):
+            y = rng.standard_normal(A.shape[0])
+            x = cp.Variable(A.shape[0])
+            problem = cp.Problem(cp.Maximize(y @ x), [cp.norm(chol.T @ x, 2) <= 1])
+            problem.solve(solver=cp.CLARABEL)
+            measured.append(float(problem.value))
+            bound.append(float(np.sqrt(nA * y @ np.linalg.solve(A, y))))
+            record(grid, A=name, draw=j)
+    return Evidence(measured=measured, bound=bound, relation="==", rtol=1e-6, grid=grid)
+
+
+def _step_draws(rng: np.random.Generator, kind: str, n: int):
+    """Random dual pairs with a common ``t``: ``y ~ scale N(0, I)`` (scale in {0.3, 1, 3}), ``t`` in {0, 0.1, 0.5, 1,
+    3}; returns ``Dy, Dx`` with ``x_i = grad (h + t psi)^*(y_i) = prox_{t psi}(y_i)``."""
+    mirror = fco.Euclidean(regularizer(kind) if kind != "l2-ball" else L2Ball(1.0))
+    dys, dxs = [], []
+    for t in (0.0, 0.1, 0.5, 1.0, 3.0):
+        scale = rng.choice([0.3, 1.0, 3.0], size=(n, 1))
+        y1, y2 = scale * rng.standard_normal((n, D)), scale * rng.standard_normal((n, D))
+        dys.append(y1 - y2)
+        dxs.append(mirror(y1, t) - mirror(y2, t))
+    return np.concatenate(dys), np.concatenate(dxs)
+
+
+def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dict:
+    """(I) + (II), (4.33) and (4.35) at ``eta_c = c/||A||``, divided by ``eta_c ||Dy||^2`` (by ``||Dy||^2`` for
+    (4.35))."""
+    eta = c / float(np.linalg.eigvalsh(A)[-1])
+    quad = np.einsum("ni,ij,nj->n", dx, A, dx)
+    norm = np.sum(dy**2, axis=1)
+    return {
+        "(4.36): (I) + (II) <= 0": (eta**2 * quad - 2 * eta * np.sum(dy * dx, axis=1)) / (eta * norm),
+        "(4.33): (I) - 2 eta_c <Dx, grad h(x1) - grad h(x2)> <= 0": (eta**2 * quad - 2 * eta * np.sum(dx**2, axis=1))
+        / (eta * norm),
+        "(4.35): -<Dx, (y1 - grad h(x1)) - (y2 - grad h(x2))> <= 0": -np.sum(dx * (dy - dx), axis=1) / norm,
+    }
+
+
+@claim(
+    f"{PAPER}/eq-4.36",
+    source="proof of Claim 4.17, (4.32)-(4.36), lines 2240-2290",
+    statement="For x_i = grad(h + t psi)^*(y_i) with the same t, h = ||x||^2/2 and eta_c ||A||_2 <= 1/4: (I) + (II) "
+    "= eta_c^2 ||A(x1 - x2)||^2_(A^-1) - 2 eta_c <y1 - y2, x1 - x2> <= 0 (4.36), with its steps (4.33) and (4.35); "
+    "psi in {0.3||.||_1, l2 ball of radius 1, 0.8||X||_nuc on a 3x3 block + free coordinate}, the instance's A and "
+    "random SPD A (d = 10, condition 10 and 1e4), eta_c ||A|| in {1/8, 1/4}, t in {0, 0.1, 0.5, 1, 3}, 2000 random "
+    "pairs each; each value divided by eta_c ||y1 - y2||^2, absolute tolerance 1e-12. The witness sweeps eta_c ||A|| "
+    "up to 4.",
+    expect="holds",
+)
+def eq_436(ctx: Context) -> Evidence:
+    rng = ctx.rng()
+    mats = [("instance A", base()[0])] + [(f"random, cond = {k:g}", _random_spd(rng, D, k)) for k in (10.0, 1e4)]
+    measured, grid, sweep = [], {}, {}
+    for kind in PSIS:
+        dy, dx = _step_draws(rng, kind, 400)
+        for name, A in mats:
+            for c in (0.125, 0.25):
+                for step, values in _step_values(A, dy, dx, c).items():
+                    measured.append(float(values.max()))
+                    record(grid, psi=kind, A=name, **{"eta_c ||A||": c, "step": step})
+            for c in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
+                value = _step_values(A, dy, dx, c)["(4.36): (I) + (II) <= 0"]
+                sweep[f"{kind}, {name}, eta_c ||A|| = {c}"] = {
+                    "fraction > 1e-12": float(np.mean(value > 1e-12)),
+                    "max": float(value.max()),
+                }
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="<=",
+        atol=1e-12,
+        grid=grid,
+        witness={
+            "sweep of (4.36) beyond the printed condition": sweep,
+            "note": "(I) + (II) <= eta_c (eta_c ||A|| - 2)||x1 - x2||^2 by firm non-expansiveness of the "
+            "prox, so (4.36) holds for eta_c ||A|| <= 2; the printed eta_c <= 1/(4L) (L = ||A||_2) is 8x stricter "
+            "than needed",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/claim-4.17:step-unbiased",
+    source="proof of Claim 4.17, lines 2226-2232",
+    statement="The library's additive Gaussian oracle (s = 0.5, d = 10, M = 8) at fixed client points: E[eps_m1 - "
+    "eps_m2 | F^(r,k)] = 0 (every coordinate) and E||eta_c (eps_m1 - eps_m2)||^2_(A^-1) = 2 eta_c^2 sigma^2 "
+    "||A||_2^-1, i.e. the printed '<=' is attained (sigma^2 = ||A|| s^2 tr(A^-1)); pairs (1,2), (3,6), (4,8), eta_c "
+    "= 1/(4L), 50000 draws, simultaneous 99% intervals.",
+    expect="holds",
+)
+def claim_417_step_unbiased(ctx: Context) -> Evidence:
+    inst = instance("l1", 8, 1.0)
+    rng = ctx.rng()
+    eta_c = 0.25 / inst.L
+    x = np.broadcast_to(rng.standard_normal((1, 8, D)), (50_000, 8, D))
+    eps = oracle_for(inst, True)(x, rng) - inst.problem.client_grad(x)
+    samples, bound, grid = [], [], {}
+    for m1, m2 in ((0, 1), (2, 5), (3, 7)):
+        de = eps[:, m1] - eps[:, m2]
+        for i in range(D):
+            samples.append(de[:, i])
+            bound.append(0.0)
+            record(grid, pair=f"({m1 + 1},{m2 + 1})", quantity=f"E[(eps_m1 - eps_m2)_{i + 1}]")
+        samples.append(eta_c**2 * inst.qA(de))
+        bound.append(2 * eta_c**2 * inst.sigma2(NOISE) / inst.L)
+        record(grid, pair=f"({m1 + 1},{m2 + 1})", quantity="E||eta_c (eps_m1 - eps_m2)||^2_(A^-1)")
+    measured, lo, hi = estimates(samples, len(samples))
+    return Evidence(measured=measured, bound=bound, relation="==", interval=(lo, hi), grid=grid)
