@@ -20,9 +20,11 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from fedtheory import instability as ins
+from fedtheory.exact import agd_instability as ins
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim
+
+from .printed import proof_pattern
 
 PAPER = "yuan-thesis"
 GROWTH = Fraction(51, 50)  # the printed 1.02
@@ -36,7 +38,7 @@ def _ks(quick: bool) -> tuple[int, ...]:
 def _candidates(s: int, K: int) -> dict[str, ins.Instance]:
     """The proof's pattern (mu, L, mu)^K and its rotation (L, mu, mu)^K, both from v0 = (1, 1)."""
     return {
-        "(mu, L, mu)^K (the proof's)": ins.build(s, ins.paper_pattern(K)),
+        "(mu, L, mu)^K (the proof's)": ins.build(s, proof_pattern(K)),
         "(L, mu, mu)^K": ins.build(s, (ins.L_STEP, ins.MU, ins.MU) * K),
     }
 
@@ -278,7 +280,7 @@ def proof_final_vector(ctx: Context) -> Evidence:
     }
     for s in ROOTS:
         for K in _ks(ctx.quick)[:4]:
-            inst = ins.build(s, ins.paper_pattern(K))
+            inst = ins.build(s, proof_pattern(K))
             rho = 2 * (1 - Fraction(1, s)) ** 3
             printed = (
                 Fraction(1, 2) * inst.eps * (-rho) ** K * (1 + Fraction(1, s)),
@@ -334,7 +336,7 @@ def proof_conclusion(ctx: Context) -> Evidence:
     measured, grid = [], {"kappa": [], "K": [], "component": []}
     for s in ROOTS:
         for K in _ks(ctx.quick):
-            inst = ins.build(s, ins.paper_pattern(K))
+            inst = ins.build(s, proof_pattern(K))
             d_ag, d = inst.final_difference
             for name, value, scale in (("ag", d_ag, Fraction(1, 2)), ("w", d, Fraction(1))):
                 measured.append(abs(value) / (scale * inst.eps * GROWTH**K))
@@ -369,7 +371,7 @@ def _gd_growth(objective: ins.BumpObjective, w0: Fraction, eps: Fraction, T: int
 def remark_39(ctx: Context) -> Evidence:
     measured, grid = [], {"instance": []}
     for s in ROOTS:
-        inst = ins.build(s, ins.paper_pattern(5))
+        inst = ins.build(s, proof_pattern(5))
         measured.append(float(_gd_growth(inst.objective, Fraction(1), inst.eps, 60)))
         grid["instance"].append(f"Theorem 3.8 construction, kappa={s * s}")
     rng = np.random.default_rng(39)
@@ -454,7 +456,7 @@ def _draw(path) -> None:
     k = np.arange(K + 1)
     cases = [
         (5, (ins.L_STEP, ins.MU, ins.MU) * K, "κ = 25, (L, μ, μ)^K"),
-        (10, ins.paper_pattern(K), "κ = 100, (μ, L, μ)^K"),
+        (10, proof_pattern(K), "κ = 100, (μ, L, μ)^K"),
     ]
     for (s, pattern, label), color in zip(cases, ("C0", "C3")):
         inst = ins.build(s, pattern)
@@ -467,7 +469,7 @@ def _draw(path) -> None:
     ax.plot(k, 0.5 * 1.02**k, color="k", lw=0.9, ls="-.")
     ax.set(yscale="log", xlabel="cycles k (3 AGD steps each)", ylabel="|difference at step 3k| / ε")
     ax.legend(fontsize=5.5)
-    inst = ins.build(10, ins.paper_pattern(5))
+    inst = ins.build(10, proof_pattern(5))
     md = np.array([float(m) for m in inst.w.md])
     grid = np.geomspace(md.min() / 1.5, 1.5, 4000)
     for a, b in inst.objective.bumps:
@@ -495,7 +497,7 @@ def lem_325(ctx: Context) -> Evidence:
     measured, grid, widths = [], {"kappa": [], "K": []}, {}
     for s in ROOTS:
         for K in _ks(ctx.quick):
-            inst = ins.build(s, ins.paper_pattern(K))  # raises unless every md^(t) of both runs is certified
+            inst = ins.build(s, proof_pattern(K))  # raises unless every md^(t) of both runs is certified
             measured.append(inst.margin)
             grid["kappa"].append(s * s)
             grid["K"].append(K)

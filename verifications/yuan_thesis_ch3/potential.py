@@ -17,11 +17,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from fedtheory import instability as ins
 from fedtheory.algorithms.fedac import inverse_coefficients
+from fedtheory.exact import agd_instability as ins
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
+
+from .printed import proof_pattern
 
 PAPER = "yuan-thesis"
 
@@ -53,7 +55,7 @@ def _objectives(quick: bool) -> list[_Objective]:
         q = FederatedQuadratic(Q @ np.diag(eig) @ Q.T, rng.normal(size=d))
 
         out.append(_Objective(f"quadratic {i}", q.gap, q.grad, q.x_star, float(eig[-1]), float(eig[0])))
-    inst = ins.build(10, ins.paper_pattern(5))
+    inst = ins.build(10, proof_pattern(5))
     obj = inst.objective
     # F' is piecewise linear with F'(x*) = 0; F(x) - F* is the integral of F' from x* (exact quadrature per piece).
     x_star = _bump_root(obj)

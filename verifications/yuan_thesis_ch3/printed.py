@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fedtheory.exact.agd_instability import L_STEP, MU
+
 REGISTERS_CLAIMS = False  # shared printed constants; the claims are in the sibling modules
 
 
@@ -81,3 +83,9 @@ def bound_lem_b15(eta, mu, M, K, R, pot0, s2, L=1.0) -> float:
         + np.sqrt(eta / mu) * s2 / (M * np.sqrt(K))
         + 100 * eta**2 * L**2 * K * s2 / mu
     )
+
+
+def proof_pattern(K: int) -> tuple[str, ...]:
+    """The curvature pattern of the proof of Theorem 3.8: (mu, L, mu) repeated K times (Lemma 3.25: F'' = L at
+    md^(t) iff t mod 3 = 1), for :func:`fedtheory.exact.agd_instability.build`."""
+    return (MU, L_STEP, MU) * K

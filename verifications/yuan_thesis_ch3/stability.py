@@ -22,6 +22,7 @@ from fedtheory.algorithms import fedac
 from fedtheory.harness.claims import Context, Evidence, claim
 
 from .instability import identity_evidence
+from .printed import proof_pattern
 
 PAPER = "yuan-thesis"
 mu, gamma, eta, h, L = sp.symbols("mu gamma eta h L", positive=True)
@@ -303,11 +304,11 @@ def eq_325(ctx: Context) -> Evidence:
 def prop_316_on_instance(ctx: Context) -> Evidence:
     from fractions import Fraction
 
-    from fedtheory import instability as ins
+    from fedtheory.exact import agd_instability as ins
 
     measured, grid, growth = [], {"kappa": [], "K": []}, {}
     for s in (5, 10, 100):
-        inst = ins.build(s, ins.paper_pattern(20))
+        inst = ins.build(s, proof_pattern(20))
         L_, w0 = inst.objective.L, Fraction(1)
         eta_ = 1 / L_
         for K in (1, 4, 16, 64):

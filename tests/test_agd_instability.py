@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fedtheory import instability as ins
+from fedtheory.exact import agd_instability as ins
 from fedtheory.errors import FedtheoryError, InvalidParameterError
 
 
@@ -39,7 +39,7 @@ def test_built_instances_are_certified_and_follow_the_recursion(s, pattern, d_ag
 
 
 def test_recursion_matches_floating_point_agd_on_the_built_function():
-    inst = ins.build(5, ins.paper_pattern(3))
+    inst = ins.build(5, (ins.MU, ins.L_STEP, ins.MU) * 3)
     x, x_ag, s, L = 1.0, 1.0, 5, 25.0
     for t in range(9):
         md = (x + s * x_ag) / (s + 1)

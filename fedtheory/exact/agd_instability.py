@@ -1,7 +1,11 @@
-"""Initial-value instability of Nesterov's AGD (thesis Theorem 3.8), constructed and certified in exact arithmetic.
+"""Initial-value instability of Nesterov's AGD, constructed and certified in exact arithmetic.
 
-Setting (spec section 4.2). ``mu = 1``, ``L = kappa = s^2`` with ``s`` a positive integer, so every coefficient of
-Algorithm 3 (line 1473) is rational::
+Two runs of AGD from nearby starts can separate geometrically on a smooth strongly convex function whose curvature
+switches between ``mu`` and ``L`` along the trajectory. This module builds such functions for any curvature
+pattern with isolated ``L``-steps, certifies them, and bounds the amplification over all patterns.
+
+Setting. ``mu = 1``, ``L = kappa = s^2`` with ``s`` a positive integer, so every coefficient of AGD (the
+strongly convex form below) is rational::
 
     md   = x/(s + 1) + s x_ag/(s + 1)
     x_ag = md - F'(md)/L
@@ -10,7 +14,7 @@ Algorithm 3 (line 1473) is rational::
 The objective is one-dimensional with ``F'' = L`` on a union ``S`` of closed "bumps" and ``mu`` elsewhere, anchored
 on the right: ``F'(w) = mu w - (L - mu) |S intersect [w, A]|``. A bump changes ``F'`` only to its left, so bumps
 can be placed one at a time on a trajectory that moves left. Two runs whose ``md`` points stay in the same
-affine piece of ``F'`` differ by the linear recursion of Lemma 3.27,
+affine piece of ``F'`` differ by the linear recursion
 
     [d_ag; d]_{t+1} = M(h_t) [d_ag; d]_t,   M(h) = 1/(s+1) [[s(1 - h/L), 1 - h/L], [1 - h/mu, s(1 - h/L)]],
 
@@ -28,7 +32,7 @@ from math import ceil, log10
 
 import numpy as np
 
-from .errors import FedtheoryError, InvalidParameterError
+from ..errors import FedtheoryError, InvalidParameterError
 
 MU, L_STEP = "mu", "L"
 
@@ -40,7 +44,8 @@ def _s(s) -> int:
 
 
 def step_matrix(h, s: int) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
-    """``M(h)`` of Lemma 3.27 with ``mu = 1``, ``L = s^2`` (``h`` a Fraction or int in ``[1, s^2]``)."""
+    """The difference map ``M(h)`` of two AGD runs on one affine piece of curvature ``h`` (a Fraction or int in
+    ``[1, s^2]``), with ``mu = 1``, ``L = s^2``."""
     s = _s(s)
     h = Fraction(h)
     L = Fraction(s * s)
@@ -128,7 +133,7 @@ def agd(objective: BumpObjective, x0: Fraction, x_ag0: Fraction, T: int, *, plac
 
 @dataclass(frozen=True)
 class Instance:
-    """A certified instance of Theorem 3.8's construction.
+    """A certified instance of the construction: the function, the two runs and their predicted difference.
 
     Attributes
     ----------
@@ -171,9 +176,9 @@ def _certify(objective: BumpObjective, run: AGDRun, pattern, name: str) -> tuple
 
 
 def build(s: int, pattern: Sequence[str], *, w0: Fraction = Fraction(1), direction=(1, 1)) -> Instance:
-    """Build and certify an instance of Theorem 3.8's construction for a curvature pattern with isolated L-steps.
+    """Build and certify a bump function on which AGD follows a curvature pattern with isolated L-steps.
 
-    Steps (spec section 4.2): a pure run on ``F0 = w^2/2`` fixes the bump half-width ``delta`` (a power of ten
+    Steps: a pure run on ``F0 = w^2/2`` fixes the bump half-width ``delta`` (a power of ten
     below the gaps of the ``md`` sequence); bumps are placed sequentially on the ``md`` points the pattern marks
     ``L``; the final ``F`` is re-run and certified; ``eps`` is chosen from the certified margin and the largest
     predicted difference; the perturbed run is certified to see the same pieces and its difference is compared
@@ -219,11 +224,6 @@ def build(s: int, pattern: Sequence[str], *, w0: Fraction = Fraction(1), directi
         if diff != (eps * predicted[t][0], eps * predicted[t][1]):
             raise FedtheoryError(f"difference at step {t} is not eps v_t")
     return inst
-
-
-def paper_pattern(K: int) -> tuple[str, ...]:
-    """The proof's pattern: (mu, L, mu) repeated K times (Lemma 3.25: F'' = L at md^(t) iff t mod 3 = 1)."""
-    return (MU, L_STEP, MU) * K
 
 
 def isolated_patterns(T: int):
