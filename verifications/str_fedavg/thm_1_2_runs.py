@@ -1,4 +1,6 @@
-"""Theorems 1 and 2 of StR-FedAvg along deterministic runs of Algorithm 1 (spec sections 3.2, 3.3 and recipe V15).
+"""Theorems 1 and 2 of StR-FedAvg (spec sections 3.2, 3.3 and recipe V15): the instance, the printed constants and
+bounds, the runs and the slope fits shared by the claim modules :mod:`.thm_1_strongly_convex`,
+:mod:`.thm_2_convex` and :mod:`.thm_1_2_case_iii_sharp` (no claims here).
 
 Instance (spec V15, section 4.1): LS(20, 40, 4) of :func:`fedtheory.problems.bilevel.ls_instance`, ``U`` 20 x 40 with
 i.i.d. ``N(0, 1)/sqrt(n)`` entries (Gaussian rows divided by ``sqrt(n)``, read as the ``N(0, 1/n)`` design of spec 4.1,
@@ -48,12 +50,7 @@ Case ii (``kappa = 2``): the printed lower bounds ``-||grad f(x*)|| ((Err + 2 et
 slowest term) and against Table 1's exponents, on the spec grid (pre-asymptotic for Theorem 1 on this instance) and,
 for Theorem 1, at ``R = 2^40..2^60`` (closed form).
 
-Case iii (``kappa = 1``) cannot be instantiated inside Assumption 1: for an ``L``-smooth convex ``h`` with
-``X* != R^n`` the gradient vanishes on ``X*`` and ``h(x) - h* <= (L/2) dist^2(x, X*)``, so ``h - h* >= alpha dist``
-fails as ``dist -> 0``; only the degenerate ``X* = R^n`` (``h`` constant) is weak sharp of order 1 there. It is run
-OUTSIDE the hypotheses on the nonsmooth residual-norm instance ``h = ||U x - v||_1/N`` (spec 4.3 / W-2, ``U`` 5 x 8,
-one row per client, ``N = 5``, client subgradients), ``f = 1/2 ||x - x0||^2``, where the printed ``W`` (through
-``L_h``) is infinite, so only measured slopes are compared.
+Case iii (``kappa = 1``, outside Assumption 1) is described in :mod:`.thm_1_2_case_iii_sharp`.
 
 Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Theorem 1 lines 129-147, Theorem 2 lines 149-164, Remark 2
 line 168, Table 1 lines 33-45, Proposition 3 lines 328-364, proof of Theorem 1 lines 368-403, Proposition 6 lines
@@ -72,15 +69,11 @@ from fedtheory.algorithms.bilevel import (
     output,
     run,
     schedule_convex,
-    schedule_convex_sharp,
-    schedule_sc_sharp,
     schedule_strongly_convex,
-    simulate,
     theta,
 )
 from fedtheory.fit import loglog_slope
-from fedtheory.harness import plotting
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, seed_for
 from fedtheory.problems.bilevel import (
     BilevelReference,
     HuberL1,
@@ -90,9 +83,10 @@ from fedtheory.problems.bilevel import (
     ls_instance,
     tikhonov_reference,
 )
-from fedtheory.problems.solution_sets import AffineSolutionSet
 
 from . import printed
+
+REGISTERS_CLAIMS = False  # shared instance, bounds and runs; the claims are in the thm_* modules
 
 PAPER = "str-fedavg"
 N_CLIENTS, ROWS, DIM = 4, 20, 40
@@ -105,7 +99,7 @@ SC_EXPONENTS = tuple(range(8, 21))
 RTOL = 1e-9
 
 
-def _grid_exponents(ctx: Context, quick: int, full: int) -> tuple[int, ...]:
+def grid_exponents(ctx: Context, quick: int, full: int) -> tuple[int, ...]:
     return tuple(range(8, (quick if ctx.quick else full) + 1))
 
 
@@ -136,7 +130,7 @@ class _Instance:
 
 
 @cache
-def _instance() -> _Instance:
+def instance() -> _Instance:
     rng = np.random.default_rng(seed_for(f"{PAPER}/instance:LS(20,40,4)"))
     inner = ls_instance(ROWS, DIM, N_CLIENTS, rng).inner
     x0 = rng.standard_normal(DIM) / np.sqrt(DIM)
@@ -144,9 +138,9 @@ def _instance() -> _Instance:
 
 
 @cache
-def _huber_bilevel() -> BilevelReference:
+def huber_bilevel() -> BilevelReference:
     """Huber bilevel optimum ``x* = argmin_{X*} M^mu`` with its certificate (:func:`bilevel_optimum`)."""
-    inst = _instance()
+    inst = instance()
     return bilevel_optimum(inst.inner, inst.huber)
 
 
@@ -236,7 +230,7 @@ def _sc_map(R: int, p: int):
     ``h_i + eta/2 ||x||^2``: ``D = (gamma_g/N) sum_i (I - P_i)``, ``P_i = (I - gamma_l A_i)^K``,
     ``c = (gamma_g/N) sum_i (I - P_i) x_i^*``. ``I - P_i = sum_{j=1}^K C(K, j) (-1)^{j+1} (gamma_l A_i)^j`` is expanded
     so that ``D`` keeps full relative precision when ``gamma_l A_i`` is tiny (large ``R``)."""
-    inst = _instance()
+    inst = instance()
     params = schedule_strongly_convex(R, 1.0, A_SC, B_SC, p, GAMMA_G, K)
     A = params.gamma_l * (inst.inner.A + params.eta * np.eye(DIM))
     power, one_minus_P = np.broadcast_to(np.eye(DIM), A.shape), np.zeros_like(A)
@@ -276,7 +270,7 @@ class _SCRun:
 def _sc_run(R: int, p: int) -> _SCRun:
     """Closed form: ``xbar^r = x_FP + T^r (x0 - x_FP)``, ``T = I - D``; output ``sum_r w_r xbar^{r-1}`` from the
     eigen-decomposition of ``D`` (``log lam = log1p(-d)``)."""
-    inst = _instance()
+    inst = instance()
     params, D, c = _sc_map(R, p)
     x_fp = np.linalg.solve(D, c)
     d, V = np.linalg.eigh(D)
@@ -300,10 +294,10 @@ def _sc_run(R: int, p: int) -> _SCRun:
 
 
 @cache
-def _sc_run_check(R: int, p: int) -> tuple[float, np.ndarray]:
+def sc_run_check(R: int, p: int) -> tuple[float, np.ndarray]:
     """Library run (:func:`~fedtheory.algorithms.bilevel.run`) of the same schedule: max relative deviation from the
     closed form, and the iterates."""
-    inst = _instance()
+    inst = instance()
     params = schedule_strongly_convex(R, 1.0, A_SC, B_SC, p, GAMMA_G, K)
     traj = run(inst.inner, inst.square, inst.x0, params, R, np.random.default_rng(0))
     closed = _sc_run(R, p)
@@ -327,16 +321,16 @@ class _SCConstants:
 
 
 @cache
-def _sc_constants() -> _SCConstants:
-    inst = _instance()
+def sc_constants() -> _SCConstants:
+    inst = instance()
     ref = bilevel_optimum(inst.inner, inst.square)
     return _SCConstants(ref.x_star, ref.f_star, ref.grad_norm, ref.M, 4 * inst.square.L * ref.M)
 
 
 @cache
-def _sc_table(exponents: tuple[int, ...]) -> dict:
+def sc_table(exponents: tuple[int, ...]) -> dict:
     """Theorem 1 Case i: gaps and printed bounds for every (p, R, output)."""
-    inst, k = _instance(), _sc_constants()
+    inst, k = instance(), sc_constants()
     rows = {
         key: []
         for key in ("p", "R", "kind", "fg", "hg", "dist", "b8", "bf", "bh", "bf_terms", "bh_terms", "inside", "Q2")
@@ -371,8 +365,8 @@ def _sc_table(exponents: tuple[int, ...]) -> dict:
     return out
 
 
-def _sc_witness(table: dict) -> dict:
-    inst, k = _instance(), _sc_constants()
+def sc_witness(table: dict) -> dict:
+    inst, k = instance(), sc_constants()
     return {
         "instance": "LS(20,40,4), U ~ N(0,1/n), f = 1/2||x||^2, mu_f = 1, K = 2, gamma_g = 1, S = N, sigma = 0",
         "schedule": "gamma~ = 1/R^(2/3), eta = p ln R/R^(1/3) (Thm 1 Case i, a = 2/3, b = 1/3)",
@@ -391,134 +385,23 @@ def _sc_witness(table: dict) -> dict:
     }
 
 
-def _engine_dev(ctx: Context) -> float:
+def engine_dev(ctx: Context) -> float:
     """Largest closed-form vs library-run deviation over the run-checked grid (raises above 1e-9)."""
     top = 12 if ctx.quick else 14
-    return max(_sc_run_check(2**e, p)[0] for e in range(8, top + 1) for p in PS)
+    return max(sc_run_check(2**e, p)[0] for e in range(8, top + 1) for p in PS)
 
 
-def _select(table: dict, mask: np.ndarray) -> dict:
+def select(table: dict, mask: np.ndarray) -> dict:
     return {"p": table["p"][mask], "R": table["R"][mask], "output": table["kind"][mask]}
-
-
-@claim(
-    f"{PAPER}/eq-8",
-    source="Proof of Theorem 1, eq. (8), lines 381-384",
-    statement="f(xhat^R) - f* <= mu_f Q^2/(2/(1 - p ln R/(2R))^R - 2) + [1/(p ln R mu_f^(a-b) R^(a-b))](Y/S + "
-    "W/(mu_f^a R^a gamma_g^2)) along deterministic runs of Algorithm 1 (Thm 1 Case i, a = 2/3, b = 1/3, p in {1, 2}) "
-    "on "
-    "LS(20,40,4) with f = 1/2||x||^2, at every R in {2^8..2^20} that meets the horizon (line 133) and step (line 131) "
-    "conditions; outputs theta_avg and printed",
-    expect="holds",
-)
-def eq8(ctx: Context) -> Evidence:
-    t = _sc_table(SC_EXPONENTS)
-    m = t["inside"]
-    return Evidence(
-        measured=t["fg"][m],
-        bound=t["b8"][m],
-        relation="<=",
-        rtol=RTOL,
-        grid=_select(t, m),
-        witness={**_sc_witness(t), "engine_dev": _engine_dev(ctx)},
-    )
-
-
-@claim(
-    f"{PAPER}/thm-1:i-1:explicit",
-    source="Proof of Theorem 1 (i-1), final f-gap bound, lines 391-394",
-    statement="f(xhat^R) - f* <= mu_f Q^2/(2(R^(p/2) - 1)) + [1/(p ln R mu_f^(a-b) R^(a-b))](Y/S + W/(mu_f^a R^a "
-    "gamma_g^2)), Q = ||xbar^0 - x_eta^*||, on the runs and grid of eq-8 (R meeting the printed hypotheses)",
-    expect="holds",
-)
-def thm1_i1_explicit(ctx: Context) -> Evidence:
-    t = _sc_table(SC_EXPONENTS)
-    m = t["inside"]
-    return Evidence(
-        measured=t["fg"][m],
-        bound=t["bf"][m],
-        relation="<=",
-        rtol=RTOL,
-        grid=_select(t, m),
-        witness={**_sc_witness(t), "engine_dev": _engine_dev(ctx)},
-    )
-
-
-@claim(
-    f"{PAPER}/thm-1:i-2:explicit",
-    source="Proof of Theorem 1 (i-2), h-gap bound, lines 398-401",
-    statement="h(xhat^R) - h* <= p ln R mu_f^(1-b) Q^2/(2 R^b (R^(p/2) - 1)) + Y/(S mu_f^a R^a) + W/(mu_f^(2a) R^(2a) "
-    "gamma_g^2) + 2 p M ln R/(mu_f^b R^b), M = f* - inf f, on the runs and grid of eq-8",
-    expect="holds",
-)
-def thm1_i2_explicit(ctx: Context) -> Evidence:
-    t = _sc_table(SC_EXPONENTS)
-    m = t["inside"]
-    return Evidence(
-        measured=t["hg"][m],
-        bound=t["bh"][m],
-        relation="<=",
-        rtol=RTOL,
-        grid=_select(t, m),
-        witness={**_sc_witness(t), "engine_dev": _engine_dev(ctx)},
-    )
-
-
-@claim(
-    f"{PAPER}/thm-1:i:explicit-outside",
-    source="Proof of Theorem 1, lines 381-401 (bound (8), f- and h-gap bounds)",
-    statement="OUTSIDE the printed hypotheses (R below the horizon of line 133 or the step condition of line 131): "
-    "bound (8), the f-gap and the h-gap bounds of the proof of Theorem 1 at the grid points R in {2^8..2^20} that "
-    "violate them, same runs as eq-8; not evidence for or against Theorem 1",
-    expect="holds",
-)
-def thm1_explicit_outside(ctx: Context) -> Evidence:
-    t = _sc_table(SC_EXPONENTS)
-    m = ~t["inside"]
-    n = int(m.sum())
-    sel = _select(t, m)
-    return Evidence(
-        measured=np.concatenate([t["fg"][m], t["fg"][m], t["hg"][m]]),
-        bound=np.concatenate([t["b8"][m], t["bf"][m], t["bh"][m]]),
-        relation="<=",
-        rtol=RTOL,
-        grid={
-            "bound": ["eq-8"] * n + ["f-gap (line 393)"] * n + ["h-gap (line 400)"] * n,
-            **{key: np.tile(val, 3) for key, val in sel.items()},
-        },
-        witness={**_sc_witness(t), "engine_dev": _engine_dev(ctx)},
-    )
-
-
-@claim(
-    f"{PAPER}/thm-1:ii:explicit",
-    source="Proposition 3 (ii-2), lines 345-349, with the Theorem 1 Case i substitution of lines 398-401 (Thm 1 (ii), "
-    "line 138)",
-    statement="Case ii (kappa = 2, alpha_2 = sigma_20(U)^2/(2N) exact): f(xhat^R) - f* >= -||grad f(x*)|| ((Err + 2 "
-    "eta M)/alpha_2)^(1/2), with Err + 2 eta M replaced by the printed h-gap bound of line 400 (the proof's "
-    "substitution), on the runs and in-hypothesis grid of eq-8",
-    expect="holds",
-)
-def thm1_ii_explicit(ctx: Context) -> Evidence:
-    t, k = _sc_table(SC_EXPONENTS), _sc_constants()
-    m = t["inside"]
-    return Evidence(
-        measured=t["fg"][m],
-        bound=-k.G * np.sqrt(t["bh"][m] / _instance().inner.alpha_2),
-        relation=">=",
-        rtol=RTOL,
-        grid=_select(t, m),
-        witness={**_sc_witness(t), "engine_dev": _engine_dev(ctx)},
-    )
 
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Theorem 2 runs (Huber outer): library runs of Algorithm 1
 # ---------------------------------------------------------------------------------------------------------------------
 @cache
-def _cv_run(R: int):
+def cv_run(R: int):
     """Deterministic run of Algorithm 1 with the Theorem 2 Case i schedule; trajectory and ``x_eta^*``."""
-    inst = _instance()
+    inst = instance()
     params = schedule_convex(R, A_CV, B_CV, GAMMA_G, K)
     traj = run(inst.inner, inst.huber, inst.x0, params, R, np.random.default_rng(0))
     ref = tikhonov_reference(inst.inner, inst.huber, params.eta)
@@ -526,10 +409,10 @@ def _cv_run(R: int):
 
 
 @cache
-def _cv_table(exponents: tuple[int, ...]) -> dict:
+def cv_table(exponents: tuple[int, ...]) -> dict:
     """Theorem 2 Case i: gaps and Proposition 6 bounds (schedule substituted) for every (R, output)."""
-    inst = _instance()
-    ref = _huber_bilevel()
+    inst = instance()
+    ref = huber_bilevel()
     f_star, cert = ref.f_star, ref.certificate
     L_f, eta_hat = 1 / HUBER_MU, 1.0
     G2 = 4 * L_f * ref.M
@@ -539,7 +422,7 @@ def _cv_table(exponents: tuple[int, ...]) -> dict:
     residuals = {}
     for e in exponents:
         R = 2**e
-        _, traj, x_eta, residuals[R] = _cv_run(R)
+        _, traj, x_eta, residuals[R] = cv_run(R)
         Qt2 = float(np.sum((inst.x0 - x_eta) ** 2) - np.sum((traj.final[0] - x_eta) ** 2))
         for kind in KINDS:
             x = output(traj, 1.0, kind).x[0]
@@ -579,68 +462,10 @@ def _cv_table(exponents: tuple[int, ...]) -> dict:
     return out
 
 
-def _cv_evidence(ctx: Context, gap: str, bound: str) -> Evidence:
-    t = _cv_table(_grid_exponents(ctx, 12, 16))
-    return Evidence(
-        measured=t[gap],
-        bound=t[bound],
-        relation="<=",
-        rtol=RTOL,
-        grid={"R": t["R"], "output": t["kind"]},
-        witness=t["witness"],
-    )
-
-
-@claim(
-    f"{PAPER}/thm-2:i-1:explicit-outside",
-    source="Proposition 6 (i-2), lines 501-505, with the Theorem 2 Case i schedule (line 153; proof, line 524)",
-    statement="OUTSIDE the printed hypotheses (R < horizon ~3.1e8 of line 153 and the step condition): f(xhat^R) - "
-    "f* <= 3 Q~^2/(eta gamma~ R) + 3(gamma~/eta) Y/S + 3(gamma~^2/eta) W/gamma_g^2, gamma~ = R^(-1/2), "
-    "eta = R^(-1/4), along deterministic runs on LS(20,40,4) with the Huber outer (mu = 0.05), R in {2^8..2^12} "
-    "(quick) / {2^8..2^16} (full), outputs theta_avg and printed (theta = 1)",
-    expect="holds",
-)
-def thm2_i1_explicit(ctx: Context) -> Evidence:
-    return _cv_evidence(ctx, "fg", "bf")
-
-
-@claim(
-    f"{PAPER}/thm-2:i-2:explicit-outside",
-    source="Proposition 6 (i-1), lines 497-499, with the Theorem 2 Case i schedule (line 153; proof, line 524)",
-    statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside): h(xhat^R) - h* <= 3 Q~^2/(gamma~ R) + "
-    "3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M on the same runs and grid",
-    expect="holds",
-)
-def thm2_i2_explicit(ctx: Context) -> Evidence:
-    return _cv_evidence(ctx, "hg", "bh")
-
-
-@claim(
-    f"{PAPER}/thm-2:ii:explicit-outside",
-    source="Proposition 6 (ii-2), lines 508-511, with the Theorem 2 schedule gamma~ = R^(-1/2), eta = R^(-1/4) (Thm 2 "
-    "Case ii, line 157)",
-    statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside; kappa = 2, alpha_2 exact): f(xhat^R) - "
-    "f* >= -||grad f(x*)|| ((3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M)/alpha_2)^(1/2) on "
-    "the Huber runs and grid of thm-2:i-1:explicit-outside",
-    expect="holds",
-)
-def thm2_ii_explicit(ctx: Context) -> Evidence:
-    t = _cv_table(_grid_exponents(ctx, 12, 16))
-    G = _huber_bilevel().grad_norm
-    return Evidence(
-        measured=t["fg"],
-        bound=-G * np.sqrt(t["bh"] / _instance().inner.alpha_2),
-        relation=">=",
-        rtol=RTOL,
-        grid={"R": t["R"], "output": t["kind"]},
-        witness=t["witness"],
-    )
-
-
 # ---------------------------------------------------------------------------------------------------------------------
 # Slopes
 # ---------------------------------------------------------------------------------------------------------------------
-def _slope_rows(R, gaps: dict, references: dict) -> dict:
+def slope_rows(R, gaps: dict, references: dict) -> dict:
     """Fit ``log |gap|`` vs ``log R`` per metric; pair every fit with each reference slope (``name -> slope``)."""
     rows = {key: [] for key in ("metric", "reference", "slope", "lo", "hi", "ref", "sign")}
     for metric, values in gaps.items():
@@ -665,7 +490,7 @@ def _implied_slope(R, terms: np.ndarray) -> float:
     return max(loglog_slope(R, col).slope for col in terms.T if np.all(col > 0))
 
 
-def _references(R, f_gap, bf_terms, bh_terms, table_f, table_h) -> dict:
+def reference_slopes(R, f_gap, bf_terms, bh_terms, table_f, table_h) -> dict:
     """Reference slopes per metric: implied by the explicit bounds and Table 1 (``kappa = 2`` weak sharpness gives
     ``dist <= ((h - h*)/alpha_2)^(1/2)`` and the printed lower bound ``-||grad f(x*)|| dist``)."""
     sh = _implied_slope(R, bh_terms)
@@ -680,20 +505,20 @@ def _references(R, f_gap, bf_terms, bh_terms, table_f, table_h) -> dict:
     }
 
 
-def _sc_slopes(t: dict, lo: int) -> dict:
+def sc_slopes(t: dict, lo: int) -> dict:
     rows = {key: [] for key in ("p", "metric", "reference", "slope", "lo", "hi", "ref", "sign")}
     for p in PS:
         m = (t["p"] == p) & (t["kind"] == "theta_avg") & (t["R"] >= 2**lo)
         R = t["R"][m].astype(float)
-        refs = _references(R, t["fg"][m], t["bf_terms"][m], t["bh_terms"][m], -1 / 3, -1 / 3)
-        part = _slope_rows(R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
+        refs = reference_slopes(R, t["fg"][m], t["bf_terms"][m], t["bh_terms"][m], -1 / 3, -1 / 3)
+        part = slope_rows(R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
         for key, val in part.items():
             rows[key] += val
         rows["p"] += [p] * len(part["metric"])
     return rows
 
 
-def _slope_evidence(rows: dict, keys: tuple, witness: dict) -> Evidence:
+def slope_evidence(rows: dict, keys: tuple, witness: dict) -> Evidence:
     return Evidence(
         measured=np.asarray(rows["slope"]),
         bound=np.asarray(rows["ref"]),
@@ -704,7 +529,7 @@ def _slope_evidence(rows: dict, keys: tuple, witness: dict) -> Evidence:
     )
 
 
-_SLOPE_STATEMENT = (
+SLOPE_STATEMENT = (
     "Fitted log-log slopes (95% t-interval) of |f(xhat^R) - f*| (sign reported), h(xhat^R) - h* and dist(xhat^R, X*) "
     "vs R (theta_avg output) are <= the slope implied by the printed explicit bound (its slowest nonzero term fitted "
     "on the same window; f when negative and dist via kappa = 2 weak sharpness, "
@@ -712,268 +537,11 @@ _SLOPE_STATEMENT = (
 )
 
 
-@claim(
-    f"{PAPER}/thm-1:i:slopes",
-    source="Proof of Theorem 1, lines 391-401; Table 1 row sc, lines 33-45 (Remark 2, line 168)",
-    statement=_SLOPE_STATEMENT + ": Thm 1 Case i runs, p in {1, 2}, R in {2^14..2^20} (spec V15 grid end; Table 1: "
-    "f, h U.B. eps^-3 -> -1/3, f L.B. kappa = 2 eps^-6 -> -1/6, dist -1/6)",
-    expect="fails",
-)
-def thm1_slopes(ctx: Context) -> Evidence:
-    t = _sc_table(SC_EXPONENTS)
-    witness = {
-        **_sc_witness(t),
-        "fit window": "R in {2^14..2^20}, closed-form engine (runs cross-checked up to 2^12 / 2^14)",
-        "lambda_min^+(H)": 2 * _instance().inner.alpha_2,
-        "reading": "pre-asymptotic window: the Tikhonov bias eta(R)/lambda_min^+(H) >= 1 here, so h(x_eta) - h* is "
-        "still ~constant; the bounds themselves hold at every R (thm-1:i-2:explicit); see thm-1:i:slopes-asymptotic",
-    }
-    return _slope_evidence(_sc_slopes(t, 14), ("p", "metric", "reference", "sign"), witness)
-
-
-@claim(
-    f"{PAPER}/thm-1:i:slopes-asymptotic",
-    source="Proof of Theorem 1, lines 391-401; Table 1 row sc, lines 33-45 (Remark 2, line 168)",
-    statement=_SLOPE_STATEMENT + ": the same deterministic runs evaluated in closed form (exact affine round map) at "
-    "R in {2^40, 2^44, ..., 2^60}, where eta(R) << lambda_min^+(H)",
-    expect="holds",
-)
-def thm1_slopes_asymptotic(ctx: Context) -> Evidence:
-    t = _sc_table(tuple(range(40, 61, 4)))
-    witness = {**_sc_witness(t), "fit window": "R in {2^40..2^60}", "lambda_min^+(H)": 2 * _instance().inner.alpha_2}
-    return _slope_evidence(_sc_slopes(t, 40), ("p", "metric", "reference", "sign"), witness)
-
-
-@claim(
-    f"{PAPER}/thm-2:i:slopes",
-    source="Proposition 6 (i-1)/(i-2), lines 493-505 with Theorem 2 Case i (line 153); Table 1 row cvx, lines 33-45",
-    statement=_SLOPE_STATEMENT + ": Thm 2 Case i runs (Huber outer), R in {2^8..2^12} (quick) / {2^10..2^16} (full) "
-    "(Table 1: h U.B. eps^-4 -> -1/4, f L.B. kappa = 2 eps^-8 -> -1/8, dist -1/8); figure gaps-vs-rounds (both "
-    "theorems)",
-    expect="holds",
-    figure="gaps-vs-rounds",
-)
-def thm2_slopes(ctx: Context) -> Evidence:
-    t = _cv_table(_grid_exponents(ctx, 12, 16))
-    _figure(ctx, t)
-    m = (t["kind"] == "theta_avg") & (t["R"] >= (2**8 if ctx.quick else 2**10))
-    R = t["R"][m].astype(float)
-    refs = _references(R, t["fg"][m], t["bf_terms"][m], t["bh_terms"][m], -1 / 4, -1 / 4)
-    rows = _slope_rows(R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
-    return _slope_evidence(rows, ("metric", "reference", "sign"), {**t["witness"], "fit window R": R.tolist()})
-
-
-def _figure(ctx: Context, cv: dict) -> None:
-    """Figure ``gaps-vs-rounds``: inner and outer gaps of the theta_avg output vs R with the printed bounds."""
-    path = ctx.figure_path("gaps-vs-rounds")
-    if path is None:
-        return
-    sc = _sc_table(SC_EXPONENTS)
-    fig, axes = plotting.figure(1, 2, width=4.2, height=3.4)
-    for p, color in zip(PS, ("C0", "C1")):
-        m = (sc["p"] == p) & (sc["kind"] == "theta_avg")
-        R = sc["R"][m]
-        axes[0].loglog(R, np.abs(sc["fg"][m]), "o-", color=color, ms=3, label=f"|f - f*| (< 0), p = {p}")
-        axes[0].loglog(R, sc["hg"][m], "s-", color=color, ms=3, mfc="none", label=f"h - h*, p = {p}")
-        axes[0].loglog(R, sc["bf"][m], ":", color=color, label=f"f bound (l. 393), p = {p}")
-        axes[0].loglog(R, sc["bh"][m], "--", color=color, label=f"h bound (l. 400), p = {p}")
-        inside = R[sc["inside"][m]]
-        if inside.size:
-            axes[0].axvline(inside.min(), color=color, lw=0.8, alpha=0.5)
-    axes[0].set_title("Thm 1 Case i (f = |x|^2/2)\nvertical: smallest R meeting hypotheses", fontsize=8)
-    m = cv["kind"] == "theta_avg"
-    R = cv["R"][m]
-    fg = cv["fg"][m]
-    axes[1].loglog(R, np.abs(fg), "o-", color="C2", ms=3, label="|f - f*|" + (" (< 0)" if np.all(fg < 0) else ""))
-    axes[1].loglog(R, cv["hg"][m], "s-", color="C3", ms=3, mfc="none", label="h - h*")
-    axes[1].loglog(R, cv["bf"][m], ":", color="C2", label="f bound (Prop 6, subst.)")
-    axes[1].loglog(R, cv["bh"][m], "--", color="C3", label="h bound (Prop 6, subst.)")
-    axes[1].set_title("Thm 2 Case i (Huber, mu = 0.05)\nall R outside hypotheses (R < 3e8)", fontsize=8)
-    for ax in axes:
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("rounds R")
-        ax.legend(fontsize=6)
-    plotting.save(fig, path)
-
-
 # ---------------------------------------------------------------------------------------------------------------------
 # V15 pointwise sanity checks at every iterate
 # ---------------------------------------------------------------------------------------------------------------------
-def _pointwise(points, f_gap, mu_sq, G, inst) -> tuple[np.ndarray, np.ndarray]:
+def pointwise(points, f_gap, mu_sq, G, inst) -> tuple[np.ndarray, np.ndarray]:
     """Two checks, both ``measured >= bound``: ``f - f* >= mu_sq - G dist`` and ``((h - h*)/alpha_2)^(1/2) >= dist``."""
     dist = inst.dist(points)
     sharp = np.sqrt(inst.h(points) / inst.inner.alpha_2)
     return np.concatenate([f_gap, sharp]), np.concatenate([mu_sq - G * dist, dist])
-
-
-@claim(
-    f"{PAPER}/thm-1:i:iterates",
-    source="Proposition 2 (i-2) lower bound, line 257 (pointwise, spec V15); weak sharpness, Notation line 47",
-    statement="At every server iterate of the Thm 1 Case i runs (p in {1, 2}, R in {2^8..2^12} quick / {2^8..2^14} "
-    "full, library runs): f(x) - f* >= (mu_f/2)||x - x*||^2 - ||grad f(x*)|| dist(x, X*) and dist(x, X*) <= "
-    "((h(x) - h*)/alpha_2)^(1/2), alpha_2 = sigma_20(U)^2/(2N)",
-    expect="holds",
-)
-def thm1_iterates(ctx: Context) -> Evidence:
-    inst, k = _instance(), _sc_constants()
-    measured, bound, check = [], [], []
-    for e in range(8, (12 if ctx.quick else 14) + 1):
-        for p in PS:
-            xs = _sc_run_check(2**e, p)[1]
-            fg = 0.5 * np.sum(xs * xs, axis=1) - k.f_star
-            sq = 0.5 * np.sum((xs - k.x_star) ** 2, axis=1)
-            m, b = _pointwise(xs, fg, sq, k.G, inst)
-            measured.append(m)
-            bound.append(b)
-            check += ["prop-2:i-2 lower"] * len(xs) + ["weak sharpness"] * len(xs)
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=np.concatenate(bound),
-        relation=">=",
-        rtol=RTOL,
-        atol=1e-12,
-        grid={"check": check},
-        witness={"instance": "as thm-1:i-1:explicit", "alpha_2": inst.inner.alpha_2, "||grad f(x*)||": k.G},
-    )
-
-
-@claim(
-    f"{PAPER}/thm-2:i:iterates",
-    source="Proposition 5 (i-2) lower bound, line 432 (pointwise, spec V15); weak sharpness, Notation line 47",
-    statement="At every server iterate of the Thm 2 Case i runs (Huber outer, R in {2^8..2^12} quick / {2^8..2^16} "
-    "full): f(x) - f* >= -||grad f(x*)|| dist(x, X*) and dist(x, X*) <= ((h(x) - h*)/alpha_2)^(1/2)",
-    expect="holds",
-)
-def thm2_iterates(ctx: Context) -> Evidence:
-    inst = _instance()
-    ref = _huber_bilevel()
-    f_star, G, cert = ref.f_star, ref.grad_norm, ref.certificate
-    measured, bound, check = [], [], []
-    for e in _grid_exponents(ctx, 12, 16):
-        xs = _cv_run(2**e)[1].x[:, 0]
-        m, b = _pointwise(xs, inst.huber.value(xs) - f_star, 0.0, G, inst)
-        measured.append(m)
-        bound.append(b)
-        check += ["prop-5:i-2 lower"] * len(xs) + ["weak sharpness"] * len(xs)
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=np.concatenate(bound),
-        relation=">=",
-        rtol=RTOL,
-        atol=1e-9,
-        grid={"check": check},
-        witness={"instance": "as thm-2:i-1:explicit-outside", "||grad f(x*)||": G, "bilevel reference": cert},
-    )
-
-
-# ---------------------------------------------------------------------------------------------------------------------
-# Theorem 1 Case iii on a nonsmooth kappa = 1 instance (outside Assumption 1)
-# ---------------------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Sharp:
-    """``h = (1/N) sum_i |u_i'x - v_i| = ||U x - v||_1/N`` (one row per client, ``N = 5``, ``U`` 5 x 8 Gaussian,
-    consistent; spec W-2, 4.3) with ``f_i = 1/2 ||x - x0||^2``, ``x0 ~ N(0, 9 I)``: weak sharp of order 1 with
-    ``alpha >= sigma_r(U)/N`` (``||U d||_1 >= ||U d||_2 >= sigma_r ||d||`` on ``row(U)``), ``x* = Pi_{X*}(x0)``."""
-
-    U: np.ndarray
-    v: np.ndarray
-    x0: np.ndarray
-    sol: AffineSolutionSet
-
-    @property
-    def alpha(self) -> float:
-        return float(self.sol.singular_values[-1] / self.U.shape[0])
-
-    @property
-    def x_star(self) -> np.ndarray:
-        return self.sol.project(self.x0)
-
-    def h(self, x) -> np.ndarray:
-        return np.sum(np.abs(np.asarray(x) @ self.U.T - self.v), axis=-1) / self.U.shape[0]
-
-    def h_oracle(self, y, rng=None) -> np.ndarray:
-        """Client subgradients ``sign(u_i'y - v_i) u_i`` (``0`` at the kink) on ``(S, N, n)``."""
-        return np.sign(np.einsum("ik,sik->si", self.U, y) - self.v)[..., None] * self.U
-
-
-@cache
-def _sharp() -> _Sharp:
-    rng = np.random.default_rng(seed_for(f"{PAPER}/instance:residual-l1(5,8)"))
-    U = rng.standard_normal((5, 8))
-    v = U @ rng.standard_normal(8)
-    return _Sharp(U, v, 3.0 * rng.standard_normal(8), AffineSolutionSet(U, v))
-
-
-def _sharp_gaps(ctx: Context, schedule, mu_f: float) -> tuple[np.ndarray, dict, dict]:
-    """Runs of Algorithm 1 on :func:`_sharp` with ``schedule(R, eta)`` (constant ``eta = alpha/(2||grad f(x*)||)``);
-    the theta_avg output's gaps per ``R`` and the witness."""
-    inst = _sharp()
-    x_star = inst.x_star
-    G = float(np.linalg.norm(x_star - inst.x0))
-    eta = inst.alpha / (2 * G)
-    f_star = 0.5 * float(np.sum((x_star - inst.x0) ** 2))
-    exps = _grid_exponents(ctx, 12, 16)
-    gaps = {"h-gap": [], "f-gap": [], "||x - x*||^2": []}
-    for e in exps:
-        params = schedule(2**e, eta)
-        traj = simulate(
-            inst.h_oracle, lambda x, rng: x - inst.x0, inst.x0[None], params, 2**e, np.random.default_rng(0), N=5
-        )
-        x = output(traj, theta(eta, mu_f, params.gamma_tilde), "theta_avg").x[0]
-        gaps["h-gap"].append(float(inst.h(x)))
-        gaps["f-gap"].append(0.5 * float(np.sum((x - inst.x0) ** 2)) - f_star)
-        gaps["||x - x*||^2"].append(float(np.sum((x - x_star) ** 2)))
-    witness = {
-        "instance": "h = ||Ux - v||_1/5 (5 clients, one Gaussian row each, 5 x 8, consistent), f = 1/2||x - x0||^2",
-        "hypotheses": "outside Assumption 1 (h_i not differentiable at their kinks); subgradient oracle",
-        "alpha (certified sigma_r/N)": inst.alpha,
-        "||grad f(x*)||": G,
-        "eta = alpha/(2||grad f(x*)||)": eta,
-    }
-    return np.array([2.0**e for e in exps]), gaps, witness
-
-
-@claim(
-    f"{PAPER}/thm-1:iii:slopes-outside",
-    source="Theorem 1 Case iii, lines 141-145; Table 1 row sc kappa = 1, lines 33-45",
-    statement="OUTSIDE Assumption 1 (h nonsmooth; no L_h-smooth convex h with X* != R^n is weak sharp of order 1, "
-    "since h - h* <= (L_h/2) dist^2 near X*): deterministic runs of Algorithm 1 with the Case iii schedule "
-    "gamma~ = p ln R/R (mu_f = 1, p in {1, 2}, K = 2, gamma_g = 1) and the constant eta = alpha/(2||grad f(x*)||) "
-    "(alpha the certified sigma_r(U)/N) on h = ||U x - v||_1/N (N = 5 clients, one row each), f = 1/2||x - x0||^2; "
-    "fitted log-log slopes of h(xhat^R) - h*, |f(xhat^R) - f*| and ||xhat^R - x*||^2 over R in {2^8..2^12} (quick) / "
-    "{2^8..2^16} (full), theta_avg output, are <= Table 1's -1 (eps^-1), <= the slope of ln R/R (the schedule's log "
-    "factor) and <= -eta p/2 (theta^R = (1 - eta p ln R/(2R))^(-R) ~ R^(eta p/2) in the first term of Prop 3 (iii); "
-    "see thm-1:iii:theta-R). The printed W (through L_h) is infinite here: the explicit bounds are vacuous",
-    expect="fails",
-)
-def thm1_iii_slopes(ctx: Context) -> Evidence:
-    rows = {key: [] for key in ("metric", "reference", "slope", "lo", "hi", "ref", "sign")}
-    p_col = []
-    for p in PS:
-        R, gaps, witness = _sharp_gaps(ctx, lambda R, eta, p=p: schedule_sc_sharp(R, 1.0, p, eta, GAMMA_G, K), mu_f=1.0)
-        eta = witness["eta = alpha/(2||grad f(x*)||)"]
-        log_ref = loglog_slope(R, np.log(R) / R).slope
-        refs = {key: {"Table 1": -1.0, "ln R/R": log_ref, "-eta p/2 (Prop 3 (iii))": -eta * p / 2} for key in gaps}
-        part = _slope_rows(R, gaps, refs)
-        for key, val in part.items():
-            rows[key] += val
-        p_col += [p] * len(part["metric"])
-    rows["p"] = p_col
-    return _slope_evidence(rows, ("p", "metric", "reference", "sign"), witness)
-
-
-@claim(
-    f"{PAPER}/thm-2:iii:slopes-outside",
-    source="Theorem 2 Case iii, lines 160-163; Table 1 row cvx kappa = 1, lines 33-45",
-    statement="OUTSIDE Assumption 1 (as thm-1:iii:slopes-outside; no smooth h is weak sharp of order 1 unless X* = "
-    "R^n): deterministic runs of Algorithm 1 with the Theorem 2 Case iii schedule gamma~ = R^(-1/2) (a = 1/2, K = 2, "
-    "gamma_g = 1, theta = 1) and the constant eta = alpha/(2||grad f(x*)||) on the same instance (f convex; mu_f = 0 "
-    "in the schedule and output); fitted log-log slopes of h(xhat^R) - h* and |f(xhat^R) - f*| over R in {2^8..2^12} "
-    "(quick) / {2^8..2^16} (full) are <= Table 1's -1/2 (eps^-2) = -(1 - a) of the Q~ term of (iii-1)/(iii-2)",
-    expect="fails",
-)
-def thm2_iii_slopes(ctx: Context) -> Evidence:
-    R, gaps, witness = _sharp_gaps(ctx, lambda R, eta: schedule_convex_sharp(R, A_CV, eta, GAMMA_G, K), mu_f=0.0)
-    gaps = {key: gaps[key] for key in ("h-gap", "f-gap")}
-    rows = _slope_rows(R, gaps, {key: {"Table 1": -0.5} for key in gaps})
-    return _slope_evidence(rows, ("metric", "reference", "sign"), witness)

@@ -1,0 +1,225 @@
+"""IPIR-FedAvg (Algorithm 2) along deterministic runs: the instance, the penalty ``F_lambda`` of (3), the runs and
+the hypotheses shared by the claim modules :mod:`.sec_2_2_penalty_remark_3`, :mod:`.alg_2_prop_7_case_i`,
+:mod:`.thm_3_case_i` and :mod:`.thm_3_prop_7_case_ii` (no claims here; spec sections 1.1 (3)-(4), 2.2, 3.4, 6
+V17).
+
+Instance (spec section 5, Exp. 2 scale-down, seeded by ``seed_for("str-fedavg/ipir:instance")``):
+
+* inner ``h(y) = (1/N) sum_i 1/2 ||U_i y - v_i||^2`` with ``n = 100``, ``m = 73`` rows over ``N = 10`` clients
+  (8 or 7 rows each), rows ``U_il ~ N(0, D_i^2/n)``, ``D_i = diag(exp(z_i/2))``, ``z_i ~ N(0, I)``;
+  ``v = U x_true + 0.1 N(0, I)`` with ``x_true`` 5-sparse. ``U`` has full row rank, so the system is consistent,
+  ``h* = h_i* = 0`` for every client and ``X_h^* = U^+ v + null(U)`` (spec W-1). ``U`` and ``v`` are scaled
+  together (``X_h^*`` unchanged) so that ``lambda_max(H) = 1`` or ``max_i L_{h_i} = 5``, whichever binds
+  (``H = U'U/N``, ``L_{h_i} = sigma_max(U_i)^2``). ``X_h^*`` is weak sharp only with ``kappa = 2``, with the exact
+  constant ``alpha_2 = sigma_min^+(U)^2/(2N)`` (spec W-1);
+* inner clients as :class:`~fedtheory.problems.FederatedQuadratic` (``A_i = U_i'U_i``, ``b_i = U_i'v_i``,
+  ``c_i = ||v_i||^2/2``), ``X_h^*`` as :class:`~fedtheory.problems.solution_sets.AffineSolutionSet`;
+* outer ``f = M^mu_LSP``, the Moreau envelope of the log-sum penalty (Sect. 5.2, lines 665-671) with
+  ``eps = 0.5``, ``mu = 0.2`` (``sqrt(mu) <= eps``), evaluated with the printed prox
+  (:class:`~fedtheory.problems.bilevel.LSPEnvelope`); ``f`` is nonconvex and
+  ``L_f``-smooth with the exact ``L_f = max{1/mu, 1/(eps^2 - mu)} = 20`` (the envelope's second derivative is
+  ``1/mu`` on ``|x_i| < mu/eps`` and ``(1 - prox'(x_i))/mu`` beyond, which tends to ``-1/(eps^2 - mu)`` at the
+  threshold);
+* Algorithm 2 with ``lambda = 0.1``, ``gamma = 3 lambda/(4(L_f lambda + 2))`` (the proof's step condition, line
+  564, at equality), ``y^0 ~ N(0, I)`` (seeded), ``T = 60`` outer iterations (quick) / ``T = 150`` (full),
+  ``R_t = t + t0`` with ``t0 in {0, 2}`` (``t0 = 0`` as printed), inner StR-FedAvg with Theorem 3 Case i's
+  schedule (``gamma~_t = R_t^(-7/12)``, ``eta_t = 2 ln R_t/R_t^(5/12)``, ``mu_f = 1``), ``K = 5`` local steps,
+  ``gamma_g = sqrt(N)`` (Sect. 5.1), full participation, exact gradients (``sigma_f = sigma_h = 0``, so every run
+  is its own expectation and the expectation over ``T*`` uniform is an exact average over ``t``), inner start
+  ``xbar^0 = y^t`` (``warm_y``; the paper leaves it open), inner output the theta-average (spec 2.1);
+* the reference is the exact-projection outer loop (``x^t = Pi[y^t]``, spec V17);
+* Case ii (Prop 7 (ii), Theorem 3 (ii-1), (ii-2)): a constant ``eta = 1e-4``, ``gamma~_t = 2 ln R_t/R_t`` and
+  ``R_t = t + 2``. No ``L_h``-smooth ``h`` with ``X_h^* != R^n`` is ``kappa = 1`` weak sharp (``h - h* <= L_h
+  dist^2/2``), so Case ii's hypotheses cannot hold with Assumption 3; ``alpha`` is read as ``alpha_loc``, the
+  smallest ratio ``(h - h*)/dist`` at the inner outputs (the points where (14) is applied), and ``eta = 1e-4``
+  satisfies ``eta <= alpha_loc/(2 max_t ||grad F_lambda(x^{t*})||)``.
+
+Readings (spec section 1.1 and 3.4). ``F_lambda`` is (3), ``f + (1/lambda) dist^2(., X_h^*)``, whose gradient is
+``grad f + (2/lambda)(y - Pi y)``; Algorithm 2 and the printed gradient use ``grad f + (1/lambda)(y - Pi y)``,
+the gradient of ``f + dist^2/(2 lambda)``, which is the Moreau envelope of the indicator in the paper's own
+convention (line 652: ``min_y {.. + ||x - y||^2/(2 mu)}``). Proposition 7 is Proposition 3 applied to problem (4)
+(line 536: "replacing mu_f and L_f with 1"), so its ``f`` is ``g_t = 1/2 ||x - y^t||^2``: ``||grad f(x^{t*})||
+= ||x^{t*} - y^t|| = dist(y^t, X_h^*)``, ``M_t = g_t* - inf g_t = dist^2(y^t, X_h^*)/2`` (delta = 0), and in
+Lemma 3's constants ``G_g = 0``, ``B_g = 1``, ``G_h = 0`` (every client interpolates), so ``G_ncvx^2 =
+2 dist^2(y^t, X_h^*)``; ``sigma = 0`` and ``S = N`` remove every ``Y``/``Psi_1`` term. ``L_h = max_i L_{h_i}``.
+``F_lambda^*`` (the infimum of a nonconvex function) is bracketed: ``0 <= F_lambda^* <= F_up``, the smallest value
+of ``F_lambda`` seen along every run and the reference. Bounds that hold are evaluated with ``F_up`` (never larger
+than the printed ones, so "holds" is conclusive), bounds that fail with ``0`` (never smaller, so "fails" is).
+
+The hypotheses ``R_t >= 16(L_h + eta-hat)^2 (1 + B_ncvx^2)`` and ``gamma_l <= 1/(16 (L_h + eta)^2 (1 + B_ncvx^2)
+K gamma_g)`` of Proposition 7 / Theorem 3 need ``R_t`` in the hundreds of thousands on this instance; they are not
+met by any run here, which the witnesses state, so a violation found here is reported as outside the hypotheses.
+
+Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Problem (2)-(4) and the printed gradient at lines 78-88,
+Algorithm 2 at 92-97, Remark 3 at 178-180, Lemma 3 at 182-184, Theorem 3 at 186-207, Proposition 7 at 538-552,
+proof of Theorem 3 at 556-634 ((12) at 568, (13) at 594), Sect. 5.2 (LSP) at 660-671.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+
+import numpy as np
+
+from fedtheory.algorithms.bilevel import ipir_run
+from fedtheory.harness.claims import Context, seed_for
+from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems.bilevel import LSPEnvelope
+from fedtheory.problems.solution_sets import AffineSolutionSet
+
+from . import printed
+
+REGISTERS_CLAIMS = False  # shared instance and runs; the claims are in the sibling modules named in the docstring
+
+PAPER = "str-fedavg"
+
+N_DIM, M_ROWS, N_CLIENTS = 100, 73, 10
+EPS, MU = 0.5, 0.2
+LAM = 0.1
+L_F = max(1 / MU, 1 / (EPS**2 - MU))  # exact smoothness of the LSP envelope (module docstring)
+GAMMA = 3 * LAM / (4 * (L_F * LAM + 2))
+C_LAM = 2 / LAM**2 + 2 * GAMMA * (L_F * LAM + 2) / LAM**3  # C_lambda of Theorem 3
+K_LOCAL = 5
+GAMMA_G = float(np.sqrt(N_CLIENTS))
+T_OUTER = {"quick": 60, "full": 150}
+T0S = (0, 2)
+ETA_HAT_PRINTED = 11.0
+KAPPA = 2.0
+ETA_II, T0_II = 1e-4, 2  # Theorem 3 / Prop 7 Case ii: constant eta, R_t = t + 2 >= 2
+P, A_EXP, B_EXP = 2.0, 7 / 12, 5 / 12
+
+
+# --- instance -------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Instance:
+    h: FederatedQuadratic
+    X: AffineSolutionSet
+    L_h: float
+    alpha: float
+    y0: np.ndarray
+
+
+@cache
+def instance() -> _Instance:
+    """The Exp. 2 scale-down of the module docstring."""
+    rng = np.random.default_rng(seed_for(f"{PAPER}/ipir:instance"))
+    sizes = [len(c) for c in np.array_split(np.arange(M_ROWS), N_CLIENTS)]
+    blocks = [
+        rng.standard_normal((k, N_DIM)) * np.exp(0.5 * rng.standard_normal(N_DIM)) / np.sqrt(N_DIM) for k in sizes
+    ]
+    U = np.concatenate(blocks)
+    x_true = np.zeros(N_DIM)
+    x_true[rng.choice(N_DIM, 5, replace=False)] = rng.standard_normal(5)
+    v = U @ x_true + 0.1 * rng.standard_normal(M_ROWS)
+    lam_max = np.linalg.eigvalsh(U.T @ U / N_CLIENTS)[-1]
+    L_max = max(np.linalg.norm(b, 2) ** 2 for b in blocks)
+    s = min(1 / np.sqrt(lam_max), np.sqrt(5 / L_max))
+    U, v = s * U, s * v
+    edges = list(pairwise(np.cumsum([0, *sizes])))
+    clients = tuple(U[lo:hi] for lo, hi in edges)
+    A = np.stack([Ui.T @ Ui for Ui in clients])
+    b = np.stack([U[lo:hi].T @ v[lo:hi] for lo, hi in edges])
+    c = np.array([0.5 * v[lo:hi] @ v[lo:hi] for lo, hi in edges])
+    X = AffineSolutionSet(U, v)
+    return _Instance(
+        h=FederatedQuadratic(A, b, c), X=X,
+        L_h=float(max(np.linalg.norm(Ui, 2) ** 2 for Ui in clients)),
+        alpha=float(X.singular_values[-1] ** 2 / (2 * N_CLIENTS)),
+        y0=np.random.default_rng(seed_for(f"{PAPER}/ipir:y0")).standard_normal(N_DIM),
+    )  # fmt: skip
+
+
+# --- outer function and F_lambda ------------------------------------------------------------------------------------
+OUTER = LSPEnvelope(EPS, MU, dim=N_DIM)  # M^mu_LSP with the printed prox (Sect. 5.2, lines 665-671)
+
+
+def F(y: np.ndarray, c: float) -> np.ndarray:
+    """``f(y) + c dist^2(y, X_h^*)``: (3) for ``c = 1/lambda``, the Moreau reading for ``c = 1/(2 lambda)``."""
+    return OUTER.value(y) + c * instance().X.distance(y) ** 2
+
+
+def grad_F(y: np.ndarray, c: float) -> np.ndarray:
+    """Exact gradient of :func:`F`: ``grad f(y) + 2c (y - Pi y)``."""
+    return OUTER.grad(y) + 2 * c * (y - instance().X.project(y))
+
+
+# --- runs -----------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One deterministic IPIR run (replica axis dropped) and the per-t quantities of Prop 7 / Theorem 3."""
+
+    y: np.ndarray  # (T+1, n)
+    x: np.ndarray  # (T, n) inner outputs
+    x0: np.ndarray  # (T, n) inner starts
+    R: np.ndarray
+    eta: np.ndarray
+    gamma_tilde: np.ndarray
+    rounds: int
+    floats: int
+    proj: np.ndarray  # Pi y^t, (T, n)
+    e2: np.ndarray  # ||x^t - Pi y^t||^2
+    D0: np.ndarray  # ||xbar^0 - Pi y^t||^2
+    dist: np.ndarray  # dist(y^t, X*)
+    dist_x: np.ndarray  # dist(x^t, X*)
+
+
+@cache
+def deterministic_run(t0: int, T: int, exact: bool = False, eta: float | None = None) -> Run:
+    """IPIR run (Case i schedule; Case ii when ``eta`` is given), or the exact-projection reference."""
+    inst = instance()
+    traj = ipir_run(
+        inst.h, OUTER.grad, inst.y0, LAM, GAMMA, T, K_LOCAL, GAMMA_G, np.random.default_rng(0), t0=t0,
+        init="warm_y", output="theta_avg", project=inst.X.project if exact else None, eta=eta,
+    )  # fmt: skip
+    y, x, x0 = traj.y[:, 0], traj.x[:, 0], traj.x0[:, 0]
+    proj = inst.X.project(y[:-1])
+    return Run(
+        y, x, x0, traj.R, traj.eta, traj.gamma_tilde, traj.rounds, traj.floats, proj,
+        np.sum((x - proj) ** 2, axis=-1), np.sum((x0 - proj) ** 2, axis=-1), inst.X.distance(y[:-1]),
+        inst.X.distance(x),
+    )  # fmt: skip
+
+
+def outer_iterations(ctx: Context) -> int:
+    return T_OUTER["quick" if ctx.quick else "full"]
+
+
+@cache
+def F_upper(T: int, c: float = 1 / LAM) -> float:
+    """Smallest value of ``f + c dist^2`` seen along every run and the reference (an upper bound on its infimum)."""
+    ys = [deterministic_run(t0, T, exact).y for t0 in T0S for exact in (False, True)] + [
+        deterministic_run(T0_II, T, eta=ETA_II).y
+    ]
+    return float(min(np.min(F(y, c)) for y in ys))
+
+
+def sup_eta() -> float:
+    """``sup_{R >= 1} 2 ln R/R^(5/12)`` over the integers (the maximiser of the continuous function is e^(12/5))."""
+    R = np.arange(1, 1000, dtype=float)
+    return float(np.max(P * np.log(R) / R**B_EXP))
+
+
+def eta_hats() -> dict[str, float]:
+    return {"eta-hat = 11 (printed)": ETA_HAT_PRINTED, "eta-hat = sup_t eta_t": sup_eta()}
+
+
+def hypotheses(run: Run) -> dict:
+    """Proposition 7's conditions on R_t and gamma_l (line 540) at the run's schedule, eta-hat = 11."""
+    inst = instance()
+    eta = np.nan_to_num(run.eta)  # NaN at R_t = 0 (no schedule)
+    B2 = printed.B2(eta, inst.L_h)  # B_ncvx^2 = max{4 eta, 4 L_h} (Lemma 3, line 184)
+    R_needed = printed.prop3_horizon(inst.L_h, 1.0, ETA_HAT_PRINTED, B2)
+    gamma_l_max = printed.gamma_l_max_lem5(inst.L_h, 1.0, eta, B2, K_LOCAL, GAMMA_G)
+    gamma_l = run.gamma_tilde / (GAMMA_G * K_LOCAL)
+    return {
+        "R_t >= 16 (L_h + 11)^2 (1 + B_ncvx^2) (line 540)": f"met at {int(np.sum(run.R >= R_needed))} of "
+        f"{len(run.R)} inner calls (needs R_t >= {float(R_needed.min()):.4g}; largest R_t {int(run.R.max())})",
+        "gamma_l <= 1/(16 (L_h + eta)^2 (1 + B^2) K gamma_g) (line 540)": f"met at "
+        f"{int(np.sum(gamma_l <= gamma_l_max))} of {len(run.R)} inner calls",
+    }
+
+
+def stationarity(run: Run, c: float) -> np.ndarray:
+    return np.sum(grad_F(run.y[:-1], c) ** 2, axis=-1)
