@@ -49,6 +49,9 @@ def test_selection_and_seeds():
     assert ids and all(i.startswith("yuan-thesis/fig-2.1:") for i in ids)
     with pytest.raises(UnknownClaimError, match="no-such-claim"):
         select(["no-such-claim"])
+    assert select(["str-fedavg/"]) == select(["str-fedavg"])  # a paper key written as a folder
+    with pytest.raises(UnknownClaimError):
+        select(["yuan-thesis/fig-2.1/"])  # only a paper key may end in a slash
     assert seed_for("a/b") == seed_for("a/b") != seed_for("a/c")
 
 

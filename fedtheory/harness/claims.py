@@ -434,7 +434,7 @@ def select(tokens: Iterable[str] = (), *, exact: bool = False) -> list[Claim]:
 
     A token selects the claim with that exact id and every claim below it: ``paper`` selects the paper's claims,
     ``paper/label`` the claim ``paper/label`` (if registered) and all its parts ``paper/label:...``, and
-    ``paper/label:part`` that part and its sub-parts. With ``exact=True`` a token selects only the claim whose id
+    ``paper/label:part`` that part and its sub-parts; a paper key may end in ``/`` (``paper/``). With ``exact=True`` a token selects only the claim whose id
     it is.
 
     Raises
@@ -453,7 +453,8 @@ def select(tokens: Iterable[str] = (), *, exact: bool = False) -> list[Claim]:
         if exact:
             hits = [claims[token]] if token in claims else []
         else:
-            hits = [c for cid, c in claims.items() if cid == token or cid.startswith((token + ":", token + "/"))]
+            stem = token[:-1] if token.endswith("/") and "/" not in token[:-1] else token
+            hits = [c for cid, c in claims.items() if cid == stem or cid.startswith((stem + ":", stem + "/"))]
         if not hits:
             raise UnknownClaimError(f"unknown claim id{'' if exact else ' or paper key'}: {token!r}{_suggest(token)}")
         chosen.update((c.id, c) for c in hits)
