@@ -1,0 +1,354 @@
+"""Convex analysis of appendix C.1 on every mirror-map geometry of the library (Propositions C.4, C.5, C.7, C.10)
+and the identities (4.24) and (4.27) of the analysis of FedDualAvg.
+
+Instances: the geometries and Q-idH of ``convex_instances`` (its docstring); psi-weights t in {0, 0.05, 0.5, 2},
+64 draws per cell (quick).
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: (4.24) at 2026, (4.27) at 2092-2094, Proposition C.4 at 4466, C.5
+at 4474, C.7 at 4485, C.10 at 4503.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fedtheory.algorithms import composite as fco
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.oracles import AdditiveGaussian, ExactGradient
+from fedtheory.problems import FederatedQuadratic
+from fedtheory.regularizers import L1
+
+from .convex_instances import PAPER, T_GRID, TOL, Geometry, a_norm, draws, geometries, lp_norm, q_instances, rel
+
+
+def _weighted(geo: Geometry, t: float, x: np.ndarray) -> np.ndarray:
+    """``t psi(x)`` with ``0 psi = 0``."""
+    return np.zeros(x.shape[:-1]) if t == 0 else t * geo.mirror.psi_value(x)
+
+
+def _cells(ctx: Context, stream: int, *, unit: bool = False):
+    """Yield ``(geometry, t, rng)`` over every geometry (only those with ``mu = 1`` norms if ``unit``) and t."""
+    for i, geo in enumerate(geometries()):
+        if unit and (geo.mu != 1 or not geo.norms):
+            continue
+        for j, t in enumerate(T_GRID):
+            yield geo, t, ctx.rng(1000 * stream + 10 * i + j)
+
+
+@claim(
+    f"{PAPER}/prop-c.4",
+    source="Proposition C.4, line 4466 (used as (4.7), line 1689)",
+    statement="For g = h + t psi (closed, strictly convex) and every dual y, the library's grad g^*(y) is "
+    "argmin_x {<-y, x> + g(x)}: the variational inequality <y - grad h(x), z - x> <= t psi(z) - t psi(x) holds for "
+    "competitors z in dom psi (x + eps u for finite psi, eps in {1e-6, 1e-3, 1}; images of perturbed and fresh duals "
+    "for every psi) and (y - grad h(x))/t passes the library's subdifferential test (tol 1e-9) when t > 0; every "
+    "geometry of the module docstring, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick).",
+    expect="holds",
+)
+def prop_c4(ctx: Context) -> Evidence:
+    measured, grid = [], {"geometry": [], "t": [], "check": []}
+    for geo, t, rng in _cells(ctx, 1):
+        n = draws(ctx)
+        y = geo.duals(rng, n)
+        x = geo.mirror(y, t)
+        grad = geo.mirror.grad_h(x)
+        s = y - grad
+        size = np.linalg.norm(y, axis=-1) + np.linalg.norm(grad, axis=-1)
+        competitors = [
+            geo.mirror(y + eps * np.abs(y).max(-1, keepdims=True) * rng.normal(size=y.shape), t)
+            for eps in (1e-3, 0.3, 3.0)
+        ]
+        competitors.append(geo.mirror(geo.duals(rng, n), t))
+        if not (geo.indicator or geo.entropy):
+            for eps in (1e-6, 1e-3, 1.0):
+                u = rng.normal(size=x.shape)
+                competitors.append(
+                    x + eps * (1 + np.abs(x).max(-1, keepdims=True)) * u / np.linalg.norm(u, axis=-1, keepdims=True)
+                )
+        worst = -np.inf
+        for z in competitors:
+            inner = np.sum(s * (z - x), axis=-1)
+            lhs, rhs = inner + _weighted(geo, t, x), _weighted(geo, t, z)
+            spread = np.linalg.norm(z - x, axis=-1) + np.linalg.norm(z, axis=-1) + np.linalg.norm(x, axis=-1)
+            scale = size * spread + np.abs(lhs - inner) + np.abs(rhs) + 1e-300
+            worst = max(worst, float(np.max((lhs - rhs) / scale)))
+        measured.append(worst)
+        grid["check"].append("variational inequality: max (lhs - rhs)/scale")
+        if t > 0 and geo.mirror.psi is not None:
+            ok = geo.mirror.psi.in_subdifferential(x, s / t, tol=TOL)
+            measured.append(float(np.mean(~ok)))
+            grid["check"].append("fraction rejected by psi.in_subdifferential")
+        for _ in range(len(measured) - len(grid["geometry"])):
+            grid["geometry"].append(geo.name)
+            grid["t"].append(t)
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="<=",
+        atol=TOL,
+        grid=grid,
+        witness={
+            "reading": "0 psi = 0 at t = 0 (the map is grad h^*)",
+            "scale": "(||y|| + ||grad h(x)||)(||z - x|| + ||z|| + ||x||) + |t psi(x)| + |t psi(z)| (l2 norms), the "
+            "size of either side's rounding",
+        },
+    )
+
+
+def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
+    """Worst ratio of the two sides of Prop. C.5 (``printed``: ``||dx||_* <= ||dy||/mu``; otherwise the textbook
+    ``||dx|| <= ||dy||_*/mu``) per geometry, norm and t, for ``dx = grad g^*(y1) - grad g^*(y2)``."""
+    measured, grid = [], {"geometry": [], "norm": [], "t": []}
+    worst = {"ratio": 0.0}
+    for geo, t, rng in _cells(ctx, stream):
+        n = draws(ctx)
+        y1 = geo.duals(rng, n)
+        step = 10 ** rng.uniform(-3, 1, size=(n, 1)) * rng.normal(size=y1.shape)
+        dx = geo.mirror(y1, t) - geo.mirror(y1 + step, t)
+        for norm in geo.norms_at(t):
+            lhs = norm.dual(dx) if printed else norm.primal(dx)
+            rhs = (norm.primal(step) if printed else norm.dual(step)) / geo.mu
+            i = int(np.argmax(lhs / rhs))
+            if lhs[i] / rhs[i] > worst["ratio"]:
+                worst = {
+                    "ratio": float(lhs[i] / rhs[i]),
+                    "geometry": geo.name,
+                    "norm": norm.name,
+                    "t": t,
+                    "y1": y1[i].tolist(),
+                    "y2": (y1[i] + step[i]).tolist(),
+                    "LHS": float(lhs[i]),
+                    "RHS": float(rhs[i]),
+                }
+            measured.append(float(lhs[i] / rhs[i]))
+            grid["geometry"].append(geo.name)
+            grid["norm"].append(norm.name)
+            grid["t"].append(t)
+    return Evidence(
+        measured=measured,
+        bound=1.0,
+        relation="<=",
+        rtol=TOL,
+        grid=grid,
+        witness={
+            "measured": "max over draws of LHS/RHS (y2 = y1 + step, step of size 1e-3..10)",
+            "worst draw": worst,
+            "hypotheses": "g = h + t psi is mu-strongly convex w.r.t. the listed norm (Euclidean h: l2 and, since "
+            "x'Ax/||A||_2 <= ||x||_2^2, the A-norm of Asm. 4.2(c), A with condition number 20)",
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/prop-c.5",
+    source="Proposition C.5, line 4474 (as printed: the primal difference in the dual norm)",
+    statement="As printed: g closed and mu-strongly convex w.r.t. ||.|| => ||grad g^*(y1) - grad g^*(y2)||_* <= "
+    "(1/mu)||y1 - y2|| (primal norm on the dual difference); every geometry with its strong-convexity norms (l2 and "
+    "the A-norm of Assumption 4.2(c) for Euclidean h, l_p for the p-norm h with mu in {1/2, 1, 2}, l1 for the entropy "
+    "on the simplex), t in {0, 0.05, 0.5, 2}, 64 random pairs per cell (quick).",
+    expect="fails",
+)
+def prop_c5(ctx: Context) -> Evidence:
+    ev = _lipschitz_ratios(ctx, 2, printed=True)
+    ev.witness["why"] = (
+        "the two norms are swapped: the statement holds when ||.||_* <= ||.|| (l2, l_p with p <= 2, l1) and fails "
+        "for the A-norm of Assumption 4.2(c), where ||v||_*/||v|| reaches cond(A); that is the norm in which (4.27) "
+        "(line 2094) cites this proposition (prop-c.5:corrected and eq-4.27 hold)"
+    )
+    return ev
+
+
+@claim(
+    f"{PAPER}/prop-c.5:corrected",
+    source="Proposition C.5, line 4474, with the norms swapped ([59, Thm E.4.2.1])",
+    statement="Corrected: ||grad g^*(y1) - grad g^*(y2)|| <= (1/mu)||y1 - y2||_* (primal norm on the primal "
+    "difference) on the grid of prop-c.5.",
+    expect="holds",
+)
+def prop_c5_corrected(ctx: Context) -> Evidence:
+    return _lipschitz_ratios(ctx, 2, printed=False)
+
+
+@claim(
+    f"{PAPER}/prop-c.7",
+    source="Proposition C.7, line 4485",
+    statement="For Legendre g, (grad g)^{-1} = grad g^*: grad h^*(grad h(x)) = x on int dom h and grad h(grad h^*(y)) "
+    "= y for the Euclidean, p-norm (p = 1.2, 1.5; mu = 1/2, 1, 2) and entropy h, and for the Legendre g = h + t "
+    "(lam/2)||.||^2 (Euclidean h, t in {0.05, 0.5, 2}) with grad g(x) = (1 + t lam) x; relative error <= 1e-9 "
+    "(64 random points per cell, quick).",
+    expect="holds",
+)
+def prop_c7(ctx: Context) -> Evidence:
+    measured, grid = [], {"geometry": [], "direction": []}
+    monotone = np.inf
+    seen = set()
+    for i, geo in enumerate(geometries()):
+        m = geo.mirror
+        key = (type(m).__name__, getattr(m, "p", 2), getattr(m, "scale", 1))
+        if key in seen:
+            continue
+        seen.add(key)
+        rng, n = ctx.rng(i), draws(ctx)
+        x = geo.primals(rng, n) if not geo.entropy else np.exp(rng.normal(size=(n, geo.d)))
+        y = geo.duals(rng, n)
+        for direction, err in (
+            ("grad h^* o grad h = id", rel(m.grad_h_conj(m.grad_h(x)), x)),
+            ("grad h o grad h^* = id", rel(m.grad_h(m.grad_h_conj(y)), y)),
+        ):
+            measured.append(err)
+            grid["geometry"].append(f"h of {geo.name}")
+            grid["direction"].append(direction)
+        y2 = y + rng.normal(size=y.shape)
+        gap = np.sum((m.grad_h_conj(y) - m.grad_h_conj(y2)) * (y - y2), axis=-1)
+        monotone = min(monotone, float(np.min(gap / np.sum((y - y2) ** 2, axis=-1))))
+    ridge = next(g for g in geometries() if g.name == "Euclidean, (lam/2)||.||^2")
+    lam = ridge.mirror.psi.lam
+    for j, t in enumerate(T_GRID[1:]):
+        rng = ctx.rng(100 + j)
+        y, x = ridge.duals(rng, draws(ctx)), ridge.duals(rng, draws(ctx))
+        for direction, err in (
+            ("grad g o grad g^* = id", rel((1 + t * lam) * ridge.mirror(y, t), y)),
+            ("grad g^* o grad g = id", rel(ridge.mirror((1 + t * lam) * x, t), x)),
+        ):
+            measured.append(err)
+            grid["geometry"].append(f"g = h + {t:g} (lam/2)||.||^2, Euclidean h")
+            grid["direction"].append(direction)
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="==",
+        atol=TOL,
+        grid=grid,
+        witness={
+            "measured": "max_i ||a_i - b_i||_inf / ||b_i||_inf",
+            "min <grad h^*(y1) - grad h^*(y2), y1 - y2>/||y1 - y2||^2 (strict monotonicity of grad h^*)": monotone,
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/prop-c.10",
+    source="Proposition C.10, line 4503 (Definition C.9 at 4495)",
+    statement="For x in dom h and every dual y: D~_{h + t psi}(x, y) >= D_h(x, grad (h + t psi)^*(y)) (and, where h "
+    "is mu-strongly convex w.r.t. a norm, D_h(x, x^) >= (mu/2)||x - x^||^2): every geometry, t in {0, 0.05, 0.5, 2}, "
+    "x in dom psi (the printed statement takes psi finite; constraints are included with x in the set), 64 draws per "
+    "cell (quick); measured: max over draws of (rhs - lhs)/scale, scale = |h(x)| + |h(x^)| + (||y|| + ||grad h(x^)||)"
+    "(||x|| + ||x^||) + |t psi(x)| (the size of the rounding of either side).",
+    expect="holds",
+)
+def prop_c10(ctx: Context) -> Evidence:
+    measured, grid = [], {"geometry": [], "t": [], "inequality": []}
+    for geo, t, rng in _cells(ctx, 4):
+        n = draws(ctx)
+        x, y = geo.primals(rng, n), geo.duals(rng, n)
+        x_hat = geo.mirror(y, t)
+        m = geo.mirror
+        gen = m.generalized_bregman(x, y, t)
+        breg = m.bregman(x, x_hat)
+        spread = np.linalg.norm(x, axis=-1) + np.linalg.norm(x_hat, axis=-1)
+        size = np.linalg.norm(y, axis=-1) + np.linalg.norm(m.grad_h(x_hat), axis=-1)
+        scale = np.abs(m.h(x)) + np.abs(m.h(x_hat)) + size * spread + np.abs(_weighted(geo, t, x)) + 1e-300
+        pairs = [("D~ >= D_h", gen, breg)]
+        for norm in geo.norms_at(t):
+            pairs.append((f"D_h >= (mu/2)||.||^2 in {norm.name}", breg, geo.mu / 2 * norm.primal(x - x_hat) ** 2))
+        for name, lhs, rhs in pairs:
+            measured.append(float(np.max((rhs - lhs) / scale)))
+            grid["geometry"].append(geo.name)
+            grid["t"].append(t)
+            grid["inequality"].append(name)
+    return Evidence(measured=measured, bound=0.0, relation="<=", atol=TOL, grid=grid)
+
+
+@claim(
+    f"{PAPER}/eq-4.24",
+    source="(4.24), line 2026",
+    statement="For x0 in dom psi (inside int dom h) and x*: grad (h + 0 psi)^*(grad h(x0)) = x0 and "
+    "D~_{h_{0,0}}(x*, grad h(x0)) = D_h(x*, x0); along FedDualAvg, y^{(0,0)} = grad h(x0) and every client's first "
+    "retrieved primal x_m^{(0,0)} = x0; every geometry, 64 random pairs (x0, x*) per geometry (quick), relative "
+    "error <= 1e-9.",
+    expect="holds",
+)
+def eq_424(ctx: Context) -> Evidence:
+    measured, grid = [], {"geometry": [], "identity": []}
+    for i, geo in enumerate(geometries()):
+        rng, n, m = ctx.rng(i), draws(ctx), geo.mirror
+        x0, x_star = geo.primals(rng, n), geo.primals(rng, n)
+        y0 = m.grad_h(x0)
+        gen = m.generalized_bregman(x_star, y0, 0.0)
+        breg = m.bregman(x_star, x0)
+        size = np.abs(m.h(x_star)) + np.abs(m.h(x0)) + np.abs(np.sum(y0 * (x_star - x0), axis=-1)) + 1e-300
+        params = fco.CompositeParams("FedDualAvg", eta_c=0.1, K=1, M=2)
+        problem = FederatedQuadratic(np.eye(geo.d), rng.normal(size=(2, geo.d)))
+        state = fco.init(x0, m, params, S=n)
+        _, trace = fco.round(state, ExactGradient(problem), m, params, rng, trace=True)
+        for name, err in (
+            ("grad (h + 0 psi)^*(grad h(x0)) = x0", rel(m(y0, 0.0), x0)),
+            ("D~_{h_00}(x*, grad h(x0)) = D_h(x*, x0)", float(np.max(np.abs(gen - breg) / size))),
+            ("FedDualAvg: y^(0,0) = grad h(x0)", rel(state.y, y0)),
+            (
+                "FedDualAvg: x_m^(0,0) = x0 (every client)",
+                rel(trace.x[0], np.broadcast_to(x0[:, None], (n, 2, geo.d))),
+            ),
+        ):
+            measured.append(err)
+            grid["geometry"].append(geo.name)
+            grid["identity"].append(name)
+    return Evidence(
+        measured=measured,
+        bound=0.0,
+        relation="==",
+        atol=TOL,
+        grid=grid,
+        witness={
+            "measured": "relative errors (Bregman identity: |D~ - D_h| / (|h(x*)| + |h(x0)| + |<grad h(x0), "
+            "x* - x0>|), the rounding scale)"
+        },
+    )
+
+
+@claim(
+    f"{PAPER}/eq-4.27",
+    source="(4.27), line 2094 (justified at line 2092 by Proposition C.5)",
+    statement="||grad h*_{r,k}(y_m) - grad h*_{r,k}(ybar)||^2 <= ||y_m - ybar||_*^2 for h_{r,k} = h + t psi with h "
+    "1-strongly convex w.r.t. ||.||: (a) M = 4 random client duals around a common point, ybar their mean, every "
+    "geometry with mu = 1 and its norms, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick); (b) along FedDualAvg on "
+    "Q-idH (psi = 0.3||.||_1, Euclidean h, eta_c = 1/(4||A||_2), K = 5, R = 4, additive N(0, 0.25 I) noise, 8 "
+    "replicas) for every r, k >= 1 and m, in the A-norm of Assumption 4.2(c) and in l2; measured: max LHS/RHS.",
+    expect="holds",
+)
+def eq_427(ctx: Context) -> Evidence:
+    measured, grid = [], {"setting": [], "norm": [], "t": []}
+    for geo, t, rng in _cells(ctx, 5, unit=True):
+        n, M = draws(ctx), 4
+        centre = geo.duals(rng, n)[:, None, :]
+        y = centre + 10 ** rng.uniform(-2, 0.5, size=(n, 1, 1)) * rng.normal(size=(n, M, geo.d))
+        ybar = y.mean(axis=1, keepdims=True)
+        dx = geo.mirror(y, t) - geo.mirror(ybar, t)
+        for norm in geo.norms_at(t):
+            ratio = norm.primal(dx) ** 2 / norm.dual(y - ybar) ** 2
+            measured.append(float(np.max(ratio)))
+            grid["setting"].append(f"random duals, {geo.name}")
+            grid["norm"].append(norm.name)
+            grid["t"].append(t)
+    problem = q_instances()["Q-idH"]
+    A = problem.A[0]
+    mirror = fco.Euclidean(L1(0.3))
+    params = fco.CompositeParams("FedDualAvg", eta_c=1 / (4 * np.linalg.eigvalsh(A)[-1]), K=5, M=4)
+    oracle = AdditiveGaussian(problem, cov=0.25 * np.eye(problem.dim))
+    rng = ctx.rng(99)
+    state = fco.init(np.zeros(problem.dim), mirror, params, S=8)
+    worst = {"A-norm of Asm. 4.2(c)": 0.0, "l2": 0.0}
+    for r in range(4):
+        state, trace = fco.round(state, oracle, mirror, params, rng, trace=True)
+        shadow = fco.shadow_primals(trace, mirror, params, r)
+        ybar = trace.y.mean(axis=2, keepdims=True)
+        for norm in (a_norm(A), lp_norm(2, 2)):
+            lhs = norm.primal(trace.x[1:] - shadow[1:-1, :, None]) ** 2
+            rhs = norm.dual(trace.y[1:-1] - ybar[1:-1]) ** 2
+            worst[norm.name] = max(worst[norm.name], float(np.max(lhs / rhs)))
+    for name, value in worst.items():
+        measured.append(value)
+        grid["setting"].append("FedDualAvg trajectory on Q-idH, psi = 0.3||.||_1")
+        grid["norm"].append(name)
+        grid["t"].append("eta~^(r,k)")
+    return Evidence(measured=measured, bound=1.0, relation="<=", rtol=TOL, grid=grid)

@@ -1,0 +1,143 @@
+"""Lemma C.12: stability of the client duals of FedDualAvg under bounded gradients, and the printed step of its
+proof.
+
+Instances, noise and runs: ``rates_instances`` (its docstring).
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption C.1 at 4539, Lemma C.12 at 4579 (proof 4605-4619).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+
+import numpy as np
+
+from fedtheory.algorithms import composite as fco
+from fedtheory.harness.claims import Context, Evidence, claim
+
+from .rates_instances import KINDS, NOISE, PAPER, D, Entries, instance, instances, run_rng
+
+
+@cache
+def _stability(kind: str, M: int, K: int, s: float, R: int, S: int) -> dict:
+    """Client duals of FedDualAvg (``eta_s = 1``, ``eta_c = 1/(4L)``) at every ``(r, k)``, ``k = 0..K``: the average
+    ``(1/M) sum_m ||y_m^{(r,k)} - ybar^{(r,k)}||_*^2`` (shape (R, K + 1, S)) and the pairwise
+    ``||y_{m1}^{(r,k)} - y_{m2}^{(r,k)}||_*^2`` (shape (R, K + 1, S, M, M))."""
+    inst = instance(kind, M, s)
+    params = fco.CompositeParams("FedDualAvg", 1 / (4 * inst.L), K, M)
+    rng = run_rng(f"stability:{kind}:{M}:{K}:{s}:{R}:{S}")
+    state = fco.init(inst.x0, inst.mirror, params, S, dim=D)
+    average, pairs = np.empty((R, K + 1, S)), np.empty((R, K + 1, S, M, M))
+    for r in range(R):
+        state, tr = fco.round(state, inst.oracle, inst.mirror, params, rng, trace=True)
+        y = tr.y  # (K + 1, S, M, d)
+        average[r] = np.mean(inst.dual_norm(y - y.mean(axis=2, keepdims=True)) ** 2, axis=-1)
+        pairs[r] = inst.dual_norm(y[:, :, :, None, :] - y[:, :, None, :, :]) ** 2
+    return {"average": average, "pairs": pairs, "eta_c": params.eta_c}
+
+
+def _c12_grid(quick: bool) -> dict:
+    return {"M": (2, 8), "K": (1, 2, 5, 10), "R": 10 if quick else 50, "S": 100 if quick else 200}
+
+
+def _c12_entries(quick: bool, quantity: str, bound_of, ks) -> tuple[Entries, dict]:
+    """Per (instance, M, K, sigma, k): the worst round of ``E[quantity]`` (exact at sigma = 0; Monte Carlo means at
+    sigma = 0.5, for ``pairs`` the pair with the largest mean) against ``bound_of(eta_c, k, K, G)``."""
+    g = _c12_grid(quick)
+    entries, worst = Entries(), {}
+    for kind, M, K, s in product(KINDS, g["M"], g["K"], (0.0, NOISE)):
+        inst = instance(kind, M, s)
+        out = _stability(kind, M, K, s, g["R"], 1 if s == 0 else g["S"])
+        for k in ks(K):
+            samples = out[quantity][:, k]  # (R, S) or (R, S, M, M)
+            if quantity == "pairs":
+                means = samples.mean(axis=1)  # (R, M, M)
+                r, m1, m2 = np.unravel_index(np.argmax(means), means.shape)
+                samples = samples[r, :, m1, m2]
+            else:
+                r = int(np.argmax(samples.mean(axis=1)))
+                samples = samples[r]
+            bound = bound_of(out["eta_c"], k, K, inst.G)
+            entries.add(samples, bound, kind=kind, M=M, K=K, sigma=inst.sigma, k=k, r=int(r))
+            worst[f"{kind}, M = {M}, K = {K}, sigma = {inst.sigma:.4g}, k = {k}"] = {
+                "worst r": int(r),
+                "mean / bound": float(np.mean(samples) / bound) if bound > 0 else None,
+            }
+    return entries, worst
+
+
+_C12_GRID = (
+    "FedDualAvg with eta_s = 1, eta_c = 1/(4L), x(0,0) = 0 on logistic-l1, quadratic-ball (Euclidean h, l2 dual norm) "
+    "and logistic-l1-pnorm (linf dual norm), certified G; M in {2, 8}, K in {1, 2, 5, 10}, every round r < 10 (50 in "
+    "full) and every k; sigma = 0 exact (a deterministic path is its expectation), sigma = 0.5 Monte Carlo (100 "
+    "replicas; 200 in full), simultaneous 99% intervals; worst r per (configuration, k)"
+)
+
+
+@claim(
+    f"{PAPER}/lem-c.12",
+    source="Lemma C.12, lines 4579-4581 (proof at 4605-4619); k ranges over {0, ..., K} (y_m^(r,K) is defined)",
+    statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
+    f"..., K}} (k = 0 is exactly 0: every client starts from y^(r,0)); {_C12_GRID}.",
+    expect="fails",
+)
+def lem_c12(ctx: Context) -> Evidence:
+    entries, worst = _c12_entries(
+        ctx.quick, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K + 1)
+    )
+    witness = {
+        "note": "at k = K = 1 the bound is 0 while heterogeneous clients have moved apart after one step; Lemma 4.9 "
+        "(line 4571) only sums k = 0..K-1, see yuan-thesis/lem-c.12:k-below-K",
+        "per (configuration, k)": worst,
+        "instances": instances(KINDS),
+    }
+    return entries.evidence(witness, atol=1e-15)
+
+
+@claim(
+    f"{PAPER}/lem-c.12:k-below-K",
+    source="Lemma C.12, lines 4579-4581, for k in {0, ..., K-1} (the range Lemma 4.9, line 4571, uses)",
+    statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
+    f"..., K-1}} (k = 0 is exactly 0; K = 1 has no other k); {_C12_GRID}.",
+    expect="holds",
+)
+def lem_c12_k_below_k(ctx: Context) -> Evidence:
+    entries, worst = _c12_entries(
+        ctx.quick, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K)
+    )
+    return entries.evidence({"per (configuration, k)": worst, "instances": instances(KINDS)}, atol=1e-15)
+
+
+@claim(
+    f"{PAPER}/lem-c.12:step",
+    source="Proof of Lemma C.12, lines 4607-4612",
+    statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2(k-1)G)^2 (the printed "
+    f"chain; sum over kappa = 0..k-1 has k terms), every k in {{1, ..., K}}, worst pair; {_C12_GRID}.",
+    expect="fails",
+)
+def lem_c12_step(ctx: Context) -> Evidence:
+    entries, worst = _c12_entries(
+        ctx.quick, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * (k - 1) * G) ** 2, lambda K: range(1, K + 1)
+    )
+    witness = {
+        "note": "y_m1^(r,k) - y_m2^(r,k) = eta_c sum_{kappa=0}^{k-1} (g_m2 - g_m1) has k terms, so the triangle "
+        "inequality gives 2 k G, not 2 (k - 1) G; at k = 1 the printed bound is 0",
+        "per (configuration, k)": worst,
+        "instances": instances(KINDS),
+    }
+    return entries.evidence(witness, atol=1e-15)
+
+
+@claim(
+    f"{PAPER}/lem-c.12:step-corrected",
+    source="Proof of Lemma C.12, lines 4607-4612, with the k terms of the sum counted (2kG)",
+    statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2kG)^2, every k in {1, "
+    f"..., K}}, worst pair; {_C12_GRID}.",
+    expect="holds",
+)
+def lem_c12_step_corrected(ctx: Context) -> Evidence:
+    entries, worst = _c12_entries(
+        ctx.quick, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * k * G) ** 2, lambda K: range(1, K + 1)
+    )
+    return entries.evidence({"per (configuration, k)": worst, "instances": instances(KINDS)}, atol=1e-15)

@@ -1,0 +1,204 @@
+"""Rates of FedDualAvg under bounded gradients (eta_s = 1): Theorem C.11 ((C.3) and the tuned bound), Theorem 4.4
+((4.10), (4.11)) and the generality of Remark 4.5 (a non-Euclidean geometry).
+
+Instances, noise and runs: ``rates_instances`` (its docstring).
+
+Readings (stated in each claim):
+
+* "<~" (4.8), (4.10), (4.11): read with the absolute constant of the explicit version (4 for (4.8) and (4.10),
+  5 for (4.11)); fitted exponents in ``R`` are reported in the witnesses.
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 4.4 at 1844-1854, Remark 4.5 at 1858, Assumption C.1 at
+4539, Theorem C.11 at 4551-4563 (proof 4585-4599).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+
+import numpy as np
+
+from fedtheory.algorithms import composite as fco
+from fedtheory.fit import loglog_slope
+from fedtheory.harness.claims import Context, Evidence, claim
+
+from .rates_instances import NOISE, PAPER, Entries, Instance, instance, instances, run_rng
+
+C11_KINDS = ("logistic-l1", "quadratic-ball")
+
+
+def _c11_grid(quick: bool) -> dict:
+    return {
+        "MK": ((2, 1), (2, 5), (8, 5)) if quick else ((2, 1), (2, 5), (2, 10), (8, 1), (8, 5), (8, 10)),
+        "rounds": (10, 30, 100) if quick else (10, 30, 100, 300, 1000),
+        "eta_c L": (1 / 4, 1 / 16) if quick else (1 / 4, 1 / 16, 1 / 64),
+        "S": 100 if quick else 400,
+    }
+
+
+@cache
+def _ergodic_gaps(kind: str, M: int, K: int, s: float, eta_c: float, R: int, S: int) -> np.ndarray:
+    """``Phi(xhat) - Phi*`` of the output (4.9) (line 1846) of FedDualAvg (``eta_s = 1``) after ``r = 1..R`` rounds,
+    ``xhat = (1/(K r)) sum_{rho < r} sum_{k=1}^K grad (h + eta~^{(rho,k)} psi)^*(ybar^{(rho,k)})``: shape (R, S)."""
+    inst = instance(kind, M, s)
+    params = fco.CompositeParams("FedDualAvg", eta_c, K, M)
+    rng = run_rng(f"ergodic:{kind}:{M}:{K}:{s}:{eta_c!r}:{R}:{S}")
+    traj = fco.run(inst.oracle, inst.mirror, inst.x0, params, R, rng, S=S, ergodic=True)
+    return inst.phi(traj.x_hat[1:]) - inst.phi_star
+
+
+def _c3_bound(inst: Instance, K: int, R: int, eta_c: float) -> float:
+    """(C.3), line 4553: ``B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L (K - 1)^2 G^2``."""
+    return inst.B2 / (eta_c * K * R) + eta_c * inst.sigma**2 / inst.M + 4 * eta_c**2 * inst.L * (K - 1) ** 2 * inst.G**2
+
+
+def _c11_tuned_terms(inst: Instance, K: int, R: int) -> tuple[float, float, float]:
+    """``L B^2/(KR)``, ``sigma B/(MKR)^(1/2)``, ``L^(1/3) B^(4/3) G^(2/3)/R^(2/3)`` (the terms of (4.11) and of the
+    tuned bound of Theorem C.11, lines 1854 and 4563)."""
+    L, B, G = inst.L, inst.B, inst.G
+    return (
+        L * B**2 / (K * R),
+        inst.sigma * B / np.sqrt(inst.M * K * R),
+        L ** (1 / 3) * B ** (4 / 3) * G ** (2 / 3) / R ** (2 / 3),
+    )
+
+
+def _c11_bound(mode: str, inst: Instance, K: int, R: int, eta_c: float) -> float:
+    """(C.3); (4.10) with constant 4; Theorem C.11's tuned bound ``4, 2, 5``; (4.11) with constant 5."""
+    if mode == "c3":
+        return _c3_bound(inst, K, R, eta_c)
+    if mode == "4.10":
+        return 4 * (inst.B2 / (eta_c * K * R) + eta_c * inst.sigma**2 / inst.M + eta_c**2 * inst.L * K**2 * inst.G**2)
+    terms = _c11_tuned_terms(inst, K, R)
+    return 4 * terms[0] + 2 * terms[1] + 5 * terms[2] if mode == "tuned" else 5 * sum(terms)
+
+
+def _c11_entries(quick: bool, kinds, mode: str, MK=None) -> tuple[Entries, dict]:
+    """Entries of (C.3) (``mode = "c3"``, eta_c L on a grid, one run serves every R), of (4.10) read with constant 4
+    (``"4.10"``), of the tuned bound (``"tuned"``: prescribed eta_c per R) and of (4.11) read with constant 5
+    (``"4.11"``). sigma = 0 exact, sigma = 0.5 Monte Carlo. The witness holds the fitted exponent in R at sigma = 0.
+    ``MK`` overrides the grid's (M, K) pairs."""
+    g = _c11_grid(quick)
+    entries, exponents = Entries(), {}
+    tuned = mode in ("tuned", "4.11")
+    for kind, (M, K), s in product(kinds, MK or g["MK"], (0.0, NOISE)):
+        inst = instance(kind, M, s)
+        S = 1 if s == 0 else g["S"]
+        steps = [None] if tuned else [c / inst.L for c in g["eta_c L"]]
+        for eta_c in steps:
+            curve, bounds = [], []
+            for R in g["rounds"]:
+                if tuned:
+                    eta_c_R = fco.prescribed_thm_c11(inst.L, inst.B, inst.sigma, inst.G, M, K, R).eta_c
+                    gaps = _ergodic_gaps(kind, M, K, s, eta_c_R, R, S)[-1]
+                else:
+                    eta_c_R = eta_c
+                    gaps = _ergodic_gaps(kind, M, K, s, eta_c, max(g["rounds"]), S)[R - 1]
+                bound = _c11_bound(mode, inst, K, R, eta_c_R)
+                entries.add(gaps, bound, kind=kind, M=M, K=K, R=R, sigma=inst.sigma, eta_c_L=eta_c_R * inst.L)
+                curve.append(float(np.mean(gaps)))
+                bounds.append(bound)
+            if s == 0 and min(curve) > 0:
+                label = f"{kind}, M = {M}, K = {K}" + ("" if tuned else f", eta_c L = {eta_c * inst.L:.4g}")
+                exponents[label] = {
+                    "measured": round(loglog_slope(g["rounds"], curve).slope, 3),
+                    "bound": round(loglog_slope(g["rounds"], bounds).slope, 3),
+                }
+    return entries, exponents
+
+
+_C11_GRID = (
+    "FedDualAvg with eta_s = 1 and output (4.9); Euclidean h on logistic-l1 (psi = 0.03||x||_1, gradients bounded on "
+    "R^d) and quadratic-ball (l2-ball constraint); certified L, sigma (Rademacher noise, exact), G (supremum over dom "
+    "psi and the noise support), B^2 = ||x*||^2/2 (x(0,0) = 0); (M, K) in {(2,1), (2,5), (8,5)}, R in {10, 30, 100} "
+    "(quick; more in full); sigma = 0 exact, sigma = 0.5 Monte Carlo (100 replicas; 400 in full), simultaneous 99% "
+    "intervals"
+)
+
+
+def _c11_evidence(ctx: Context, kinds, mode: str, reading: str) -> Evidence:
+    entries, exponents = _c11_entries(ctx.quick, kinds, mode)
+    witness = {
+        "measured": "E Phi(xhat) - Phi(x*), xhat the output (4.9)",
+        "reading": reading,
+        "fitted exponent in R at sigma = 0 (measured / bound)": exponents,
+        "instances": instances(kinds),
+    }
+    return entries.evidence(witness)
+
+
+@claim(
+    f"{PAPER}/eq-c.3",
+    source="Theorem C.11, (C.3), lines 4551-4555",
+    statement="For any eta_c <= 1/(4L): E Phi(xhat) - Phi(x*) <= B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L "
+    f"(K - 1)^2 G^2; eta_c L in {{1/4, 1/16}} (1/64 too in full); {_C11_GRID}.",
+    expect="holds",
+)
+def eq_c3(ctx: Context) -> Evidence:
+    return _c11_evidence(ctx, C11_KINDS, "c3", "as printed (explicit constants)")
+
+
+@claim(
+    f"{PAPER}/thm-c.11:tuned",
+    source="Theorem C.11, lines 4557-4563",
+    statement="With eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))} "
+    "(fco.prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
+    f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}.",
+    expect="holds",
+)
+def thm_c11_tuned(ctx: Context) -> Evidence:
+    return _c11_evidence(ctx, C11_KINDS, "tuned", "as printed (explicit constants)")
+
+
+@claim(
+    f"{PAPER}/eq-4.10",
+    source="Theorem 4.4, (4.10), lines 1844-1850",
+    statement="E Phi(xhat) - Phi(x*) <~ B^2/(eta_c K R) + eta_c sigma^2/M + eta_c^2 L K^2 G^2 for every eta_c <= "
+    "1/(4L), '<~' read with the absolute constant 4 that (C.3) gives ((K - 1)^2 <= K^2); eta_c L in {1/4, 1/16}; "
+    f"{_C11_GRID}; fitted exponents in R in the witness (at fixed eta_c the bound does not vanish, so they are "
+    "descriptive only).",
+    expect="holds",
+)
+def eq_410(ctx: Context) -> Evidence:
+    return _c11_evidence(ctx, C11_KINDS, "4.10", "'<~' with constant 4 (from (C.3): 1, 1, 4 and (K-1)^2 <= K^2)")
+
+
+@claim(
+    f"{PAPER}/eq-4.11",
+    source="Theorem 4.4, (4.11), lines 1852-1854",
+    statement="For some eta_c (the one of Theorem C.11's proof, fco.prescribed_thm_c11): E Phi(xhat) - Phi(x*) <~ "
+    "LB^2/(KR) + sigma B/(M K R)^(1/2) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3), '<~' read with the absolute constant 5 of "
+    f"Theorem C.11's tuned bound (4, 2, 5); {_C11_GRID}; fitted exponent in R of the measured gap and of the bound at "
+    "sigma = 0 in the witness.",
+    expect="holds",
+)
+def eq_411(ctx: Context) -> Evidence:
+    return _c11_evidence(ctx, C11_KINDS, "4.11", "'<~' with constant 5 (Theorem C.11's tuned bound has 4, 2, 5)")
+
+
+@claim(
+    f"{PAPER}/remark-4.5:generality",
+    source="Remark 4.5, line 1858 ('general Bregman divergence induced by h, and arbitrary norm')",
+    statement="(C.3) and Theorem C.11's tuned bound in a non-Euclidean geometry: norm l1 / dual linf, h = d^(2/q) "
+    "||x||_p^2/(2(p-1)) with p = 1 + 1/ln d (1-strongly convex w.r.t. l1), B^2 = D_h(x*, 0), L = max_m max_j "
+    "(1/(4n)) sum_i a_mij^2 (l1-smoothness), sigma = s/sqrt(d), G = sup ||grad f||_inf, on logistic-l1 (psi = "
+    "0.03||x||_1); (C.3) at eta_c L in {1/4, 1/16} and the tuned eta_c; (M, K) in {(2,1), (8,5)} (the grid of "
+    "yuan-thesis/eq-c.3 in full), R in {10, 30, 100}; sigma = 0 exact, sigma = 0.5 Monte Carlo (100 replicas), "
+    "simultaneous 99% intervals.",
+    expect="holds",
+)
+def remark_45_generality(ctx: Context) -> Evidence:
+    MK = ((2, 1), (8, 5)) if ctx.quick else None
+    c3, exp_c3 = _c11_entries(ctx.quick, ("logistic-l1-pnorm",), "c3", MK)
+    tuned, exp_tuned = _c11_entries(ctx.quick, ("logistic-l1-pnorm",), "tuned", MK)
+    for i, (m, b) in enumerate(zip(tuned.samples, tuned.bounds)):
+        c3.add(m, b, **{k: v[i] for k, v in tuned.grid.items()})
+    n = len(c3.bounds)
+    c3.grid["bound"] = ["(C.3)"] * (n - len(tuned.bounds)) + ["tuned"] * len(tuned.bounds)
+    witness = {
+        "measured": "E Phi(xhat) - Phi(x*), xhat the output (4.9)",
+        "fitted exponent in R at sigma = 0 (measured / bound)": {"(C.3)": exp_c3, "tuned": exp_tuned},
+        "instances": instances(("logistic-l1-pnorm",)),
+    }
+    return c3.evidence(witness)
