@@ -1,0 +1,52 @@
+"""Theorem 3.4 of section 3.3 ([RATE] claims): FedAvg's display (3.8) numerically on quadratics
+(:mod:`.sec_3_3_quadratic_rates`) and against Theorem B.18 (:mod:`.sec_3_3_displays`).
+
+Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.4 at lines 925-927, Theorem B.18 at 3911-3919.
+"""
+
+from __future__ import annotations
+
+from fedtheory.harness.claims import Context, Evidence, claim
+
+from .sec_3_3_displays import DECAY, EQ_38, POLYLOG, THM_B18, everywhere, polylog_evidence
+from .sec_3_3_quadratic_rates import CASES, NUMERIC, rate_evidence
+
+PAPER = "yuan-thesis"
+
+
+@claim(
+    f"{PAPER}/thm-3.4",
+    source="Theorem 3.4, (3.8), line 927 (quadratics: Q = 0)",
+    statement=NUMERIC.format(
+        reading="(3.8) read as: E F(sum rho xbar) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
+        "dominates, with Theorem B.18's rho.",
+        algorithm="FedAvg",
+        step="Theorem B.18's step size at Q = 0, sigma raised to meet Assumption 3.2(b)",
+        top=24,
+        requirement="",
+        hidden="Theorem B.18's log factor; eta mu K R",
+    ),
+    expect="holds",
+)
+def thm34(ctx: Context) -> Evidence:
+    return rate_evidence(CASES["thm-3.4"], ctx)
+
+
+@claim(
+    f"{PAPER}/thm-3.4:polylog",
+    source="Theorem 3.4, (3.8), line 927, against Theorem B.18, line 3917",
+    statement=POLYLOG.format(complete="Theorem B.18", display="(3.8)", extra="", decay=DECAY)
+    + " B.18 bounds E F(sum rho xbar) - F* plus (mu/2) E||xbar^(R,0) - x*||^2 >= 0.",
+    expect="holds",
+)
+def thm34_polylog(ctx: Context) -> Evidence:
+    return polylog_evidence(
+        THM_B18,
+        EQ_38,
+        {
+            "3 sigma^2/(mu M K R) log": "sigma^2/(mu M K R)",
+            "3073 Q^2 sigma^4/(mu^5 K^2 R^4) log^4": "Q^2 sigma^4/(mu^5 K^2 R^4)",
+        },
+        everywhere,
+        ctx,
+    )
