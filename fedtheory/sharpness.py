@@ -1,20 +1,20 @@
 """Weak sharpness of solution sets: exact constants and a scan that decides which orders are admissible.
 
-The StR-FedAvg paper (``shared/seeds/003_511a8e816d499631.txt``, Notation paragraph, line 47) calls the solution
+The StR-FedAvg paper (Notation paragraph) calls the solution
 set ``X*_h`` of ``min h`` *alpha-weak sharp of order kappa >= 1* if
 
     ``h(x) - h* >= alpha dist(x, X*_h)^kappa``   for all ``x``.
 
-Exact constants (spec section 1.5):
+Exact constants:
 
-- :func:`least_squares_sharpness` -- ``h = (1/(2N)) ||U y - v||^2`` (spec W-1): ``kappa = 2`` with
+- :func:`least_squares_sharpness` -- ``h = (1/(2N)) ||U y - v||^2``: ``kappa = 2`` with
   ``alpha_2 = sigma_r(U)^2/(2N)``, attained along the right singular vector ``v_r``; no ``alpha > 0`` for any
   other ``kappa``.
-- :func:`residual_norm_sharpness` -- ``h = ||U x - v||_p``, ``v`` in ``range(U)`` (spec W-2): ``kappa = 1`` with
+- :func:`residual_norm_sharpness` -- ``h = ||U x - v||_p``, ``v`` in ``range(U)``: ``kappa = 1`` with
   ``alpha = sigma_r(U)`` for ``p = 2`` and ``alpha = min_{d in row(U), ||d|| = 1} ||U d||_1`` for ``p = 1``,
   computed exactly by enumerating the ``binom(m, r - 1)`` candidate directions.
 
-Empirical constants (spec W-4 step 4 and section 6 V2): :func:`sharpness_scan` samples ``h`` along normal rays
+Empirical constants: :func:`sharpness_scan` samples ``h`` along normal rays
 ``x = Pi(x0) + s d`` (on which ``dist(x, X*) = s`` exactly) and reports, per ``kappa``, the ratio
 ``rho_kappa(s) = min_d (h(x) - h*)/s^kappa`` and whether it vanishes at the small or the large end of the radii;
 :func:`empirical_sharpness` is the minimum ratio over given points.
@@ -34,12 +34,12 @@ from .problems.solution_sets import AffineSolutionSet
 from .rounding import gamma
 
 DEFAULT_KAPPAS = (1.0, 1.5, 2.0, 3.0)
-DEFAULT_RADII = np.logspace(-6, 3, 37)  # 10^[-6, 3], four radii per decade (spec W-4, V2)
+DEFAULT_RADII = np.logspace(-6, 3, 37)  # 10^[-6, 3], four radii per decade
 
 
 @dataclass(frozen=True)
 class LeastSquaresSharpness:
-    """Exact weak-sharpness constants of ``h(y) = (1/(2N)) ||U y - v||^2`` (spec W-1).
+    """Exact weak-sharpness constants of ``h(y) = (1/(2N)) ||U y - v||^2``.
 
     With ``d = y - Pi(y)`` in ``row(U)``, ``h(y) - h* = (1/(2N)) ||U d||^2``, so
 
@@ -94,7 +94,7 @@ class LeastSquaresSharpness:
 
 
 def least_squares_sharpness(U, N: int) -> LeastSquaresSharpness:
-    """Exact weak-sharpness constants of ``h(y) = (1/(2N)) ||U y - v||^2`` (spec W-1, V1); they do not depend on
+    """Exact weak-sharpness constants of ``h(y) = (1/(2N)) ||U y - v||^2``; they do not depend on
     ``v``.
 
     Parameters
@@ -118,7 +118,7 @@ def least_squares_sharpness(U, N: int) -> LeastSquaresSharpness:
 
 @dataclass(frozen=True)
 class ResidualNormSharpness:
-    """Weak sharpness of order ``kappa = 1`` of ``h(x) = ||U x - v||_p`` with ``v`` in ``range(U)`` (spec W-2).
+    """Weak sharpness of order ``kappa = 1`` of ``h(x) = ||U x - v||_p`` with ``v`` in ``range(U)``.
 
     With ``d = x - Pi(x)`` in ``row(U)`` (``Pi`` the Euclidean projection onto ``X* = U^+ v + null(U)``),
     ``h(x) - h* = ||U d||_p``, so the largest ``alpha`` is ``min_{d in row(U), ||d|| = 1} ||U d||_p``.
@@ -156,7 +156,7 @@ class ResidualNormSharpness:
 def residual_norm_sharpness(
     U, p: int, *, max_subsets: int = 100_000, rng: np.random.Generator | None = None
 ) -> ResidualNormSharpness:
-    """``alpha = min_{d in row(U), ||d|| = 1} ||U d||_p`` for ``h = ||U x - v||_p``, ``kappa = 1`` (spec W-2).
+    """``alpha = min_{d in row(U), ||d|| = 1} ||U d||_p`` for ``h = ||U x - v||_p``, ``kappa = 1``.
 
     ``p = 2``: ``alpha = sigma_r(U)``, attained at ``v_r``.
 
@@ -309,7 +309,7 @@ def sharpness_scan(
     slope_tol: float = 0.1,
     normal_tol: float = 1e-8,
 ) -> SharpnessScan:
-    """Scan ``rho_kappa(s) = min_d (h(Pi x0 + s d) - h*)/s^kappa`` along normal rays (spec W-4 step 4, V2).
+    """Scan ``rho_kappa(s) = min_d (h(Pi x0 + s d) - h*)/s^kappa`` along normal rays.
 
     For a closed convex ``X*`` and ``d`` a unit normal at ``p = Pi(x0)``, ``Pi(p + s d) = p`` for every
     ``s >= 0``, so ``dist(p + s d, X*) = s`` exactly and no projection of the samples is needed.
@@ -415,7 +415,7 @@ class EmpiricalSharpness:
 
 
 def empirical_sharpness(h, h_star: float, distance, points, kappa: float) -> EmpiricalSharpness:
-    """``min_j (h(x_j) - h*)/dist(x_j, X*)^kappa`` over ``points`` (spec W-3, W-4 step 3) with its witness.
+    """``min_j (h(x_j) - h*)/dist(x_j, X*)^kappa`` over ``points`` with its witness.
 
     Parameters
     ----------

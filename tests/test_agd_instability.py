@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fedtheory.exact import agd_instability as ins
 from fedtheory.errors import FedtheoryError, InvalidParameterError
+from fedtheory.exact import agd_instability as ins
 
 
 def _isolated(bits):

@@ -333,7 +333,7 @@ def test_one_local_step_is_the_minibatch_sequential_method(reg, seed, M, R):
 @given(seed=st.integers(0, 1000), R=st.integers(1, 5), eta=st.floats(0.01, 0.5))
 def test_fedmid_with_one_client_and_one_step(seed, R, eta):
     # FedMiD (M = K = 1, eta_s = 1) applies the prox twice per step: for an indicator (a projection) that is PGM (the
-    # sanity check of line 1754); for lam ||.||_1 it is PGM on 2 lam ||.||_1 since S_a o S_a = S_{2a}.
+    # sanity check after Algorithm 5); for lam ||.||_1 it is PGM on 2 lam ||.||_1 since S_a o S_a = S_{2a}.
     p = _quadratic(seed)
     oracle, x0 = AdditiveGaussian(p, 0.5), np.ones(D)
     for reg, twice in [(L2Ball(1.0), L2Ball(1.0)), (Box(-0.5, 0.8), Box(-0.5, 0.8)), (L1(0.3), L1(0.6))]:
@@ -347,7 +347,7 @@ def test_fedmid_with_one_client_and_one_step(seed, R, eta):
 @pytest.mark.parametrize("reg", INDICATORS, ids=[type(r).__name__ for r in INDICATORS])
 @given(seed=st.integers(0, 1000), M=st.integers(1, 4), K=st.integers(1, 4), partial=st.booleans())
 def test_fedmid_with_a_constraint_is_parallel_projected_sgd(reg, seed, M, K, partial):
-    # alg-5:sanity (line 1754): psi = chi_C, eta_s = 1, Euclidean h.
+    # alg-5:sanity: psi = chi_C, eta_s = 1, Euclidean h.
     p = _quadratic(seed, M=M)
     oracle, x0, S = AdditiveGaussian(p, 0.5), reg.project(np.ones(D)), 2
     partial = partial and M > 1
@@ -379,7 +379,7 @@ def test_fedavg_subgradient_takes_the_sign_after_the_sgd_step():
 
 
 def test_printed_server_step_of_fedmid_adds_a_primal_delta_to_a_dual_point():
-    # For non-Euclidean h, Algorithms 5/7 (lines 1745, 2358) as printed are not mirror descent even with M = K = 1,
+    # For non-Euclidean h, Algorithms 5/7 as printed are not mirror descent even with M = K = 1,
     # eta_s = 1: grad h(x0) + (x1 - x0) != grad h(x1). Euclidean h is the only geometry where the two coincide.
     p = _quadratic(1)
     x0 = np.random.default_rng(1).normal(size=D)
@@ -516,31 +516,6 @@ def test_consistent_dual_needs_identical_clients_or_one_step():
         )
 
 
-# --- prescribed parameters --------------------------------------------------------------------------------------------
-@given(
-    L=st.floats(0.1, 10),
-    B=st.floats(0.1, 10),
-    sigma=st.floats(0, 5),
-    G=st.floats(0, 5),
-    M=st.integers(1, 100),
-    K=st.integers(1, 50),
-    R=st.integers(1, 1000),
-)
-def test_prescribed_parameters(L, B, sigma, G, M, K, R):
-    inf = np.inf
-    c13 = fco.prescribed_thm_c13(0.01, L, B, sigma, M, K, R)
-    eta = min(1 / (4 * K * L), B * M**0.5 / (K**0.5 * R**0.5 * sigma) if sigma else inf)
-    assert np.isclose(c13.eta_s * c13.eta_c, eta, rtol=1e-12) and c13.algorithm == "FedDualAvg"
-    c11 = fco.prescribed_thm_c11(L, B, sigma, G, M, K, R)
-    terms = [1 / (4 * L), M**0.5 * B / (sigma * (K * R) ** 0.5) if sigma else inf]
-    terms.append(B ** (2 / 3) / (L ** (1 / 3) * K * R ** (1 / 3) * G ** (2 / 3)) if G else inf)
-    assert np.isclose(c11.eta_c, min(terms), rtol=1e-12) and c11.eta_s == 1
-    t47 = fco.prescribed_thm_4_7(L, B, sigma, G, M, K, R)  # zeta = G
-    terms[2] = B ** (2 / 3) / (L ** (1 / 3) * K ** (2 / 3) * R ** (1 / 3) * sigma ** (2 / 3)) if sigma else inf
-    terms.append(B ** (2 / 3) / (L ** (1 / 3) * K * R ** (1 / 3) * G ** (2 / 3)) if G else inf)
-    assert np.isclose(t47.eta_c, min(terms), rtol=1e-12) and t47.eta_c <= 1 / (4 * L)
-
-
 # --- errors -----------------------------------------------------------------------------------------------------------
 def _params(**kw):
     return lambda: fco.CompositeParams(**{"algorithm": "FedDualAvg", "eta_c": 0.1, "K": 2, "M": 3, **kw})
@@ -610,10 +585,6 @@ BAD = [
     (lambda: fco.fedavg_fixed_point(_quadratic(0), 0.1, 0), "K"),
     (lambda: fco.fedmid_osp_surrogate(object(), 0.1, 2), "problem"),
     (lambda: fco.fedmid_osp_fixed_point(_quadratic(0), fco.PNorm(1.5, L1(0.1)), 0.1, 2), "mirror"),
-    (lambda: fco.prescribed_thm_c13(0.1, 1.0, 0.0, 1.0, 2, 2, 2), "B"),
-    (lambda: fco.prescribed_thm_c11(1.0, 1.0, -1.0, 1.0, 2, 2, 2), "sigma"),
-    (lambda: fco.prescribed_thm_4_7(0.0, 1.0, 1.0, 1.0, 2, 2, 2), "L"),
-    (lambda: fco.prescribed_thm_4_7(1.0, 1.0, 1.0, -2.0, 2, 2, 2), "zeta"),
 ]
 
 

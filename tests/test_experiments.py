@@ -5,9 +5,9 @@ import pytest
 
 from fedtheory.algorithms import fedac, fedavg
 from fedtheory.errors import InvalidParameterError
-from fedtheory.experiments.fedac_sweep import run_sweep
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import LogisticRegression, logistic_data
+from fedtheory.sweeps.fedac import run_sweep
 
 
 def _problem():

@@ -1,6 +1,6 @@
 """FedAc (federated accelerated SGD) and the accelerated baselines, vectorised over replicas and clients.
 
-Algorithm 2 of the thesis (line 869), with hyperparameters ``(alpha, beta, eta, gamma)`` stored as
+Algorithm 2 of the thesis, with hyperparameters ``(alpha, beta, eta, gamma)`` stored as
 ``alpha_inv = 1/alpha`` and ``beta_inv = 1/beta`` (so ``beta = infinity`` is ``beta_inv = 0``)::
 
     x_md   = beta^-1 x + (1 - beta^-1) x_ag
@@ -11,7 +11,7 @@ Algorithm 2 of the thesis (line 869), with hyperparameters ``(alpha, beta, eta, 
 Every client starts a round from the broadcast pair ``(x, x_ag)``; after ``K`` local steps the server averages
 both sequences. The output is ``x_ag``. Prescribed hyperparameters: FedAc-I (3.2), FedAc-II (3.3), both with
 ``gamma = max(sqrt(eta/(mu K)), eta)`` (the acceleration-stability trade-off); vanilla FedAc
-(``gamma = sqrt(eta/mu)``, section 3.7.3); Nesterov's AGD (Algorithm 3, line 1473) is FedAc with
+(``gamma = sqrt(eta/mu)``, section 3.7.3); Nesterov's AGD (Algorithm 3) is FedAc with
 ``alpha = sqrt(kappa)``, ``beta = sqrt(kappa) + 1``, ``eta = 1/L``, ``gamma = 1/sqrt(L mu)``.
 
 Arrays have shape ``(S, M, d)`` as in :mod:`fedtheory.algorithms.fedavg`.
@@ -174,7 +174,7 @@ def init(x0, S: int = 1, *, x_ag0=None, dim: int | None = None) -> FedAcState:
 def local_steps(
     x: np.ndarray, x_ag: np.ndarray, oracle: Oracle, params: FedAcParams, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``params.K`` FedAc steps (Algorithm 2, lines 5-8) of every client; ``x, x_ag`` of shape ``(S, M, d)``."""
+    """``params.K`` FedAc steps (Algorithm 2) of every client; ``x, x_ag`` of shape ``(S, M, d)``."""
     oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     a, b = params.alpha_inv, params.beta_inv
     for _ in range(params.K):
@@ -245,7 +245,7 @@ def minibatch_accelerated_sgd(
 
     The thesis leaves the variant open ("determined by the strong-convexity estimate mu"); this is generalized
     AC-SA with ``gamma = sqrt(eta/mu)``, ``alpha = 1/(gamma mu)``, ``beta = alpha + 1``, i.e. vanilla FedAc with
-    one local step on ``M K`` clients (spec section 2.6).
+    one local step on ``M K`` clients.
     """
     params = vanilla(eta, mu, 1, positive_int("M", M) * positive_int("K", K))
     return run(oracle, x0, params, R, rng, S=S)

@@ -1,6 +1,6 @@
 """FedAvg (local SGD) and its two baselines, vectorised over replicas and clients.
 
-Algorithm 1 of the thesis (line 131), with an optional server step size::
+Algorithm 1 of the thesis, with an optional server step size::
 
     x_m^{(r,0)}   = x^{(r,0)}                                     broadcast
     x_m^{(r,k+1)} = x_m^{(r,k)} - eta * g_m^{(r,k)},  k < K        client update
@@ -75,7 +75,7 @@ def local_sgd(x: np.ndarray, oracle: Oracle, eta: float, K: int, rng: np.random.
 
 
 def round(state: FedAvgState, oracle: Oracle, params: FedAvgParams, rng: np.random.Generator) -> FedAvgState:
-    """One FedAvg round (Algorithm 1, lines 3-8 and the server averaging).
+    """One FedAvg round (Algorithm 1 and the server averaging).
 
     ``rng`` may be None only when the oracle draws nothing (:class:`~fedtheory.oracles.ExactGradient`).
     """

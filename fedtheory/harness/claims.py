@@ -274,11 +274,12 @@ def _plain(v):
 
 @dataclass(frozen=True)
 class Context:
-    """What a claim function is given: the profile, a seeded generator and where figures go."""
+    """What a claim function is given: the profile, a seeded generator, and its figure (label and folder)."""
 
     claim_id: str
     profile: str = "quick"
     figures_dir: Path | None = None
+    figure: str | None = None
 
     @property
     def quick(self) -> bool:
@@ -297,6 +298,21 @@ class Context:
         if self.figures_dir is None:
             return None
         return Path(self.figures_dir) / self.claim_id.split("/")[0] / f"{label}.png"
+
+    def draw(self, painter: Callable[..., object], *args, **kwargs) -> None:
+        """Draw the claim's figure (``@claim(figure=...)``): ``painter(path, *args, **kwargs)`` with
+        ``path = <figures_dir>/<paper key>/<figure>.png`` when figures are wanted, nothing otherwise.
+
+        Raises
+        ------
+        InvalidParameterError
+            If the claim declares no figure (``fedtheory figures`` would never ask it for one).
+        """
+        if self.figure is None:
+            raise InvalidParameterError("figure", f"a figure label in @claim(figure=...) of {self.claim_id}", None)
+        path = self.figure_path(self.figure)
+        if path is not None:
+            painter(path, *args, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -434,8 +450,8 @@ def select(tokens: Iterable[str] = (), *, exact: bool = False) -> list[Claim]:
 
     A token selects the claim with that exact id and every claim below it: ``paper`` selects the paper's claims,
     ``paper/label`` the claim ``paper/label`` (if registered) and all its parts ``paper/label:...``, and
-    ``paper/label:part`` that part and its sub-parts; a paper key may end in ``/`` (``paper/``). With ``exact=True`` a token selects only the claim whose id
-    it is.
+    ``paper/label:part`` that part and its sub-parts; a paper key may end in ``/`` (``paper/``). With
+    ``exact=True`` a token selects only the claim whose id it is.
 
     Raises
     ------

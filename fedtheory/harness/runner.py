@@ -51,7 +51,7 @@ class _Stop(BaseException):
 
 def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = None) -> Result:
     """Run one claim and judge its evidence; anything it raises becomes the verdict ``error``."""
-    ctx = Context(claim.id, profile, figures_dir)
+    ctx = Context(claim.id, profile, figures_dir, claim.figure)
     start = time.perf_counter()
     base = {
         "id": claim.id,

@@ -30,8 +30,6 @@ from .bilevel import (
     tikhonov_value,
 )
 from .composite_data import (
-    LASSO_SETS,
-    LOW_RANK_SETS,
     Composite,
     FederatedLassoData,
     LowRankData,
@@ -49,13 +47,11 @@ from .least_squares import Lasso, LeastSquares
 from .logcosh import LogCoshQuadratic
 from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
-from .primal_averaging import AveragingExample, curved_constraint, disjoint_sparse_clients, sparse_averaging
+from .prox_averaging import AveragingExample
 from .quadratic import FederatedQuadratic
 from .synthetic import a9a_like, epsilon_like, logistic_data, sparse_regression_data
 
 __all__ = [
-    "LASSO_SETS",
-    "LOW_RANK_SETS",
     "AveragingExample",
     "BilevelReference",
     "Composite",
@@ -87,9 +83,7 @@ __all__ = [
     "TikhonovReference",
     "a9a_like",
     "bilevel_optimum",
-    "curved_constraint",
     "density",
-    "disjoint_sparse_clients",
     "drift_instance",
     "epsilon_like",
     "exact_regularization_threshold",
@@ -101,7 +95,6 @@ __all__ = [
     "recovered_rank",
     "residual_norm_instance",
     "residual_norm_tikhonov",
-    "sparse_averaging",
     "sparse_logistic_sessions",
     "sparse_regression_data",
     "support_recovery",

@@ -1,17 +1,15 @@
-"""Seeded data of the federated composite experiments (thesis section 4.5) and their recovery metrics.
+"""Seeded data of federated composite problems (sparse and low-rank regression, sparse logistic regression) and
+their recovery metrics.
 
-* Federated LASSO, eq. (4.38), lines 2398-2425: sets I-IV of :data:`LASSO_SETS`, :func:`federated_lasso`.
-* Federated low-rank matrix estimation with the nuclear norm, eq. (4.39), lines 2451-2480: sets I-IV of
-  :data:`LOW_RANK_SETS`, :func:`federated_low_rank`.
-* A seeded stand-in for the fMRI l1-logistic task (section 4.5.4, lines 2512-2520, whose data need a download):
-  :func:`sparse_logistic_sessions`, one client per session.
-* Metrics: :func:`support_recovery` (precision, recall, F1, density with the cutoff of line 2423),
-  :func:`density` (cutoff ``1e-4`` of line 2518 for the fMRI task), :func:`recovered_rank` (line 2480).
+* Federated LASSO with client-specific feature means: :func:`federated_lasso`.
+* Federated low-rank matrix estimation with the nuclear norm: :func:`federated_low_rank`.
+* Sessions as clients for l1-logistic regression, subjects held out for validation: :func:`sparse_logistic_sessions`.
+* Metrics: :func:`support_recovery` (precision, recall, F1, density of the estimated support), :func:`density`,
+  :func:`recovered_rank`; each takes the cutoff below which an entry or singular value counts as zero.
 
-The generators are printed in chapter 4 (section 4.5), not in appendix C. Both regression tasks have an intercept
-``x^0`` that ``psi`` leaves out. It is represented by a constant-1 feature appended to every sample as the *last*
-coordinate of ``x``, and by a :class:`~fedtheory.regularizers.Masked` regularizer that leaves that coordinate
-unpenalised. The loss of (4.38)/(4.39) is the squared error without a factor 1/2 (the authors' code uses Keras'
+Both regression tasks have an intercept ``x^0`` that ``psi`` leaves out. It is represented by a constant-1 feature
+appended to every sample as the *last* coordinate of ``x``, and by a :class:`~fedtheory.regularizers.Masked`
+regularizer that leaves that coordinate unpenalised. The loss is the squared error without a factor 1/2 (as Keras'
 ``MeanSquaredError``), implemented by :class:`MeanSquaredError`.
 """
 
@@ -28,25 +26,6 @@ from ..errors import InvalidParameterError
 from ..regularizers import L1, Masked, NuclearNorm, Regularizer
 from .base import Problem, finite_sum_data, sample_rows
 from .logistic import LogisticRegression
-
-# Printed configurations (d = 1024 = d1 + d0 for every LASSO set), lines 2418-2421 and 2475-2478.
-LASSO_SETS = {
-    "I": {"d1": 512, "d0": 512, "n_clients": 64, "n_per_client": 128},
-    "II": {"d1": 64, "d0": 960, "n_clients": 64, "n_per_client": 128},
-    "III": {"d1": 8, "d0": 1016, "n_clients": 64, "n_per_client": 128},
-    "IV": {"d1": 512, "d0": 512, "n_clients": 256, "n_per_client": 32},
-}
-LOW_RANK_SETS = {
-    "I": {"d": 32, "rank": 16, "n_clients": 64, "n_per_client": 128},
-    "II": {"d": 32, "rank": 4, "n_clients": 64, "n_per_client": 128},
-    "III": {"d": 32, "rank": 1, "n_clients": 64, "n_per_client": 128},
-    "IV": {"d": 32, "rank": 16, "n_clients": 256, "n_per_client": 32},
-}
-# Zero cutoffs as printed: |x_i| < 1e-2 is a zero (line 2423); rank counts singular values > 1e-2 (line 2480);
-# fMRI density counts |w_i| >= 1e-4 (line 2518). The authors' code default is 1e-4 for the first two.
-SUPPORT_CUTOFF = 1e-2
-RANK_CUTOFF = 1e-2
-FMRI_DENSITY_CUTOFF = 1e-4
 
 
 def intercept_mask(dim: int) -> np.ndarray:
@@ -65,7 +44,7 @@ def with_intercept(features) -> np.ndarray:
 class MeanSquaredError(Problem):
     """Squared error without 1/2, one data set per client: ``F_m(x) = (1/n) sum_i (z_mi'x - y_mi)^2``.
 
-    This is the loss of thesis eqs. (4.38)/(4.39) (the expectation over the client's empirical distribution).
+    (The expectation over the client's empirical distribution.)
     ``F(x) = x'A x/2 - b'x + F(0)`` with ``A = 2 Z'Z/N`` and ``b = 2 Z'y/N`` over the ``N = M n`` pooled rows
     (``A_mean``, ``b_mean``: the interface of :func:`fedtheory.reference.composite_optimum`). Unlike
     :class:`~fedtheory.problems.LeastSquares` it stores no per-client Hessian, so paper-scale data (``d = 1025``,
@@ -170,7 +149,7 @@ class MeanSquaredError(Problem):
 
 
 class Composite:
-    """``Phi(x) = F(x) + psi(x)`` (thesis eq. (4.1)) with ``psi`` acting on the flat vector ``x``.
+    """``Phi(x) = F(x) + psi(x)`` with ``psi`` acting on the flat vector ``x``.
 
     Attributes
     ----------
@@ -198,7 +177,7 @@ class Composite:
 
 @dataclass(frozen=True)
 class FederatedLassoData:
-    """Data of the federated LASSO (4.38) with the intercept as the last coordinate of ``x``.
+    """Data of the federated LASSO with the intercept as the last coordinate of ``x``.
 
     Attributes
     ----------
@@ -237,7 +216,7 @@ class FederatedLassoData:
         return Masked(L1(lam), intercept_mask(self.smooth.dim))
 
     def problem(self, lam: float) -> Composite:
-        """The composite objective (4.38)."""
+        """The composite objective: mean squared error plus ``lam ||x||_1`` on the weights."""
         return Composite(self.smooth, self.regularizer(lam))
 
     @staticmethod
@@ -250,12 +229,11 @@ class FederatedLassoData:
 def federated_lasso(
     rng: np.random.Generator, *, d1: int, d0: int, n_clients: int, n_per_client: int
 ) -> FederatedLassoData:
-    """The synthetic federated LASSO data of section 4.5.2.1 (lines 2404-2421).
+    """Synthetic federated LASSO data: a sparse truth, client-specific feature means, Gaussian noise.
 
     ``x_real = (1_{d1}, 0_{d0})``, ``x^0_real ~ N(0, 1)``; client ``m`` has a fixed mean ``mu_m ~ N(0, I_d)`` and
     ``n`` samples ``a = mu_m + delta``, ``delta ~ N(0, I_d)``, ``b = a'x_real + x^0_real + eps``, ``eps ~ N(0, 1)``,
     all independent. Draw order: ``x^0_real``, ``mu`` (M, d), ``delta`` (M, n, d), ``eps`` (M, n).
-    The printed sets are ``federated_lasso(rng, **LASSO_SETS["I"])`` etc.
     """
     rng = generator("rng", rng)
     d1, d0 = positive_int("d1", d1), positive_int("d0", d0, minimum=0)
@@ -271,7 +249,7 @@ def federated_lasso(
 
 @dataclass(frozen=True)
 class LowRankData:
-    """Data of the nuclear-norm regression (4.39); ``x = (vec(X), x^0)`` with ``vec`` in C (row-major) order.
+    """Data of the nuclear-norm regression; ``x = (vec(X), x^0)`` with ``vec`` in C (row-major) order.
 
     Attributes
     ----------
@@ -304,7 +282,7 @@ class LowRankData:
         return Masked(NuclearNorm(lam), intercept_mask(self.smooth.dim), shape=self.shape)
 
     def problem(self, lam: float) -> Composite:
-        """The composite objective (4.39)."""
+        """The composite objective: mean squared error plus ``lam ||X||_nuc`` on the matrix block."""
         return Composite(self.smooth, self.regularizer(lam))
 
     def split(self, x) -> tuple[np.ndarray, np.ndarray]:
@@ -316,12 +294,12 @@ class LowRankData:
 def federated_low_rank(
     rng: np.random.Generator, *, d: int, rank: int, n_clients: int, n_per_client: int
 ) -> LowRankData:
-    """The synthetic low-rank matrix estimation data of section 4.5.3.1 (lines 2463-2478).
+    """Synthetic low-rank matrix estimation data: a rank-``r`` truth, client-specific means, Gaussian noise.
 
     ``X_real = diag(I_r, 0) in R^{d x d}``, ``x^0_real ~ N(0, 1)``; client ``m`` has a fixed mean ``mu_m`` with
     iid ``N(0, 1)`` entries and ``n`` samples ``A = mu_m + delta`` (iid ``N(0, 1)`` entries),
     ``b = <A, X_real> + x^0_real + eps``, ``eps ~ N(0, 1)``. Draw order: ``x^0_real``, ``mu`` (M, d, d),
-    ``delta`` (M, n, d, d), ``eps`` (M, n). The printed sets are ``federated_low_rank(rng, **LOW_RANK_SETS["I"])``.
+    ``delta`` (M, n, d, d), ``eps`` (M, n).
     """
     rng = generator("rng", rng)
     d, r = positive_int("d", d), positive_int("rank", rank)
@@ -383,13 +361,12 @@ def sparse_logistic_sessions(
     subject_scale: float = 0.5,
     session_scale: float = 0.25,
 ) -> SparseLogisticData:
-    """A seeded stand-in for the fMRI task of section 4.5.4 (lines 2514-2520), which needs a data download.
+    """Sessions of subjects as clients for sparse logistic regression (e.g. a stand-in for an fMRI task).
 
-    Kept from the printed setup: ``n_subjects`` subjects with ``sessions`` sessions of ``scans`` scans each, one
-    client per session, the first ``n_subjects - 1`` subjects for training and the last for validation, binary
-    labels, a sparse linear signal. Replaced (spec section 5.3 recipe, scaled down): ``dim`` features instead of
-    39,912 voxels; ``w_real`` has ``signal`` on its first ``n_nonzero`` coordinates and 0 elsewhere; subject ``j``
-    has a mean ``nu_j ~ N(0, subject_scale^2 I)``, its session ``m`` the mean
+    ``n_subjects`` subjects with ``sessions`` sessions of ``scans`` scans each, one client per session, the first
+    ``n_subjects - 1`` subjects for training and the last for validation, binary labels, a sparse linear signal:
+    ``dim`` features; ``w_real`` has ``signal`` on its first ``n_nonzero`` coordinates and 0 elsewhere; subject
+    ``j`` has a mean ``nu_j ~ N(0, subject_scale^2 I)``, its session ``m`` the mean
     ``mu_m = nu_j + N(0, session_scale^2 I)``; a scan is ``a = mu_m + N(0, I)`` with label ``+1`` with probability
     ``sigmoid(a'w_real)``, else ``-1``. Defaults: 30 training clients of 18 scans (540 samples), 6 validation
     clients, ``d = 200``. Draw order: ``nu``, session offsets, scan noise, label uniforms.
@@ -432,8 +409,8 @@ def density(x, cutoff: float) -> np.ndarray:
     return np.mean(np.abs(np.asarray(x, dtype=float)) >= positive("cutoff", cutoff, allow_zero=True), axis=-1)
 
 
-def support_recovery(x, x_real, *, cutoff: float = SUPPORT_CUTOFF) -> SupportRecovery:
-    """Precision, recall, F1 and density of the estimated support ``{i : |x_i| >= cutoff}`` (line 2423).
+def support_recovery(x, x_real, *, cutoff: float) -> SupportRecovery:
+    """Precision, recall, F1 and density of the estimated support ``{i : |x_i| >= cutoff}``.
 
     ``precision = TP / #predicted``, ``recall = TP / #true``, ``F1 = 2 TP / (#predicted + #true)`` (the harmonic
     mean of the two), ``density = #predicted / d``, with true support ``{i : x_real_i != 0}``. An empty predicted
@@ -457,8 +434,8 @@ def support_recovery(x, x_real, *, cutoff: float = SUPPORT_CUTOFF) -> SupportRec
     return SupportRecovery(precision, tp / n_true, 2.0 * tp / (n_pred + n_true), n_pred / x.shape[-1])
 
 
-def recovered_rank(X, *, cutoff: float = RANK_CUTOFF) -> np.ndarray:
-    """Number of singular values greater than ``cutoff`` of matrices ``X`` (..., d1, d2) (line 2480)."""
+def recovered_rank(X, *, cutoff: float) -> np.ndarray:
+    """Number of singular values greater than ``cutoff`` of matrices ``X`` (..., d1, d2)."""
     X = np.asarray(X, dtype=float)
     if X.ndim < 2:
         raise InvalidParameterError("X", "matrices of shape (..., d1, d2)", f"shape {X.shape}")

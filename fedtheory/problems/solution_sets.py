@@ -1,9 +1,9 @@
 """Solution sets of inner problems, represented exactly (no slack ``h <= h* + delta``).
 
-The simple bilevel problems of the StR-FedAvg paper (``shared/seeds/003_511a8e816d499631.txt``, problem (1))
+The simple bilevel problems of the StR-FedAvg paper (problem (1))
 minimise an outer loss over ``X*_h = argmin h``. For least squares ``h(y) = (1/(2N)) ||U y - v||^2`` the set is
-the affine subspace ``U^+ v + null(U)`` (spec W-1), with the closed-form projection
-``Pi(y) = (I - U^+ U) y + U^+ v``. For the LASSO ``h(x) = (1/(2m)) ||A x - b||^2 + lam ||x||_1`` (spec W-3) it is
+the affine subspace ``U^+ v + null(U)``, with the closed-form projection
+``Pi(y) = (I - U^+ U) y + U^+ v``. For the LASSO ``h(x) = (1/(2m)) ||A x - b||^2 + lam ||x||_1`` it is
 the polytope ``{x : A x = yhat, ||x||_1 <= ||xhat||_1}``, projected onto by one certified QP per point.
 """
 
@@ -65,7 +65,7 @@ class AffineSolutionSet:
         return self.row_basis @ self.row_basis.T
 
     def project(self, y) -> np.ndarray:
-        """``Pi(y) = (I - U^+ U) y + U^+ v`` (spec W-1)."""
+        """``Pi(y) = (I - U^+ U) y + U^+ v``."""
         y = self._points(y)
         return y - (y - self.particular) @ self.row_projector
 
@@ -86,12 +86,12 @@ class AffineSolutionSet:
 
 
 class LassoSolutionSet:
-    """``X* = argmin h`` for the LASSO ``h(x) = (1/(2m)) ||A x - b||^2 + lam ||x||_1`` (spec W-3).
+    """``X* = argmin h`` for the LASSO ``h(x) = (1/(2m)) ||A x - b||^2 + lam ||x||_1``.
 
     Every minimiser has the same fit ``yhat = A x`` (``h`` is strictly convex in ``A x``), hence the same
     ``||x||_1 = t``, and
 
-        ``X* = {x : A x = yhat, ||x||_1 <= t}``                                       (spec W-3),
+        ``X* = {x : A x = yhat, ||x||_1 <= t}``,
 
     a polytope. Equivalently (R. J. Tibshirani, "The lasso problem and uniqueness", 2013, Sect. 2: every
     minimiser has the subgradient ``A' theta / lam``, with ``theta = (b - yhat)/m`` the unique dual solution)
@@ -230,7 +230,7 @@ class LassoSolutionSet:
         return np.linalg.norm(x - self.project(x), axis=-1)
 
     def contains(self, x, *, tol: float = 1e-10) -> np.ndarray:
-        """Whether ``||A x - yhat|| <= tol s`` and ``||x||_1 <= t + tol s``, ``s = max(1, ||xhat||)`` (spec W-3)."""
+        """Whether ``||A x - yhat|| <= tol s`` and ``||x||_1 <= t + tol s``, ``s = max(1, ||xhat||)``."""
         x = self._points(x)
         scale = tol * max(1.0, float(np.linalg.norm(self.xhat)))
         fit = np.linalg.norm(x @ self.A.T - self.fit, axis=-1)

@@ -1,1 +1,1 @@
-"""Scaled-down reproductions of the papers' experiments (step-size sweeps run as replicas)."""
+"""Step-size sweeps run as replicas: a whole tuning grid of one algorithm advances in one array operation."""

@@ -1,10 +1,10 @@
-"""Learning-rate sweeps of the federated composite methods (thesis section 4.5), vectorised over the grid.
+"""Learning-rate sweeps of the federated composite methods, vectorised over the grid.
 
-The experiments of section 4.5 tune ``(eta_c, eta_s)`` over a grid for FedMiD, FedMiD-OSP, FedDualAvg,
-FedDualAvg-OSP (Algorithms 5-8) and FedAvg(subgradient) (Fig. 4.1), with partial participation and minibatch
-gradients. Here every grid point is a replica of one array computation: the state of a sweep is ``(S, C, G, p)``
-(seeds, sampled clients, grid points, coordinates), and one local step of every client of every grid point of
-every seed is one pair of batched matrix products. Only the ``C`` sampled clients of a round compute (unlike
+A sweep tunes the client and server step sizes ``(eta_c, eta_s)`` over a grid for FedMiD, FedMiD-OSP, FedDualAvg,
+FedDualAvg-OSP and FedAvg with subgradients (:data:`fedtheory.algorithms.composite.ALGORITHMS`), with partial
+participation and minibatch gradients. Every grid point is a replica of one array computation: the state of a sweep is
+``(S, C, G, p)`` (seeds, sampled clients, grid points, coordinates), and one local step of every client of every grid
+point of every seed is one pair of batched matrix products. Only the ``C`` sampled clients of a round compute (unlike
 :func:`fedtheory.algorithms.composite.run`, whose clients all compute and whose sampled ones enter ``Delta``).
 
 Sampling is shared by the grid points of a seed (common random numbers) and drawn exactly as
@@ -195,7 +195,8 @@ def run_sweep(
     ----------
     problems : MeanSquaredError or LogisticRegression, or a sequence of ``seeds`` of them
         The clients' data: one data set shared by the seeds, or one per seed (equal shapes). The loss of a batch
-        is its mean squared error (thesis eqs. (4.38), (4.39)) or mean logistic loss plus ``l2 ||x||^2/2``.
+        is its mean squared error (without a factor 1/2, :class:`~fedtheory.problems.MeanSquaredError`) or mean
+        logistic loss plus ``l2 ||x||^2/2``.
     psi : Regularizer or None
         ``psi_1``: L1, NuclearNorm or Masked around one (1-homogeneous); ``None`` is ``psi = 0``.
     lam : float or array (seeds,)

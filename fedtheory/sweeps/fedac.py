@@ -1,14 +1,15 @@
-"""Step-size sweeps of FedAc and its baselines on a finite-sum problem (thesis section 3.7), vectorised.
+"""Step-size sweeps of FedAc and its baselines on a finite-sum problem, vectorised.
 
 Every (step size, seed) pair of a sweep is one replica of the ``(S, M, d)`` arrays, so a whole tuning grid of one
 algorithm at one (M, K) advances in one numpy operation per local step. The algorithms and their hyperparameters:
 
-* ``"fedac-i"``, ``"fedac-ii"``, ``"vanilla"``: FedAc (Algorithm 2) with (3.2), (3.3), or no trade-off (section
-  3.7.3), ``mu`` the l2 weight, evaluated at the server's ``x_ag``;
-* ``"fedavg"``: Algorithm 1, evaluated at the server iterate;
+* ``"fedac-i"``, ``"fedac-ii"``, ``"vanilla"``: FedAc (:mod:`fedtheory.algorithms.fedac`) with the FedAc-I or
+  FedAc-II hyperparameters, or with none of their trade-offs, ``mu`` the l2 weight, evaluated at the server's
+  ``x_ag``;
+* ``"fedavg"``: FedAvg, evaluated at the server iterate;
 * ``"mb-sgd"``: ``R = T/K`` SGD steps with batch ``M K`` (FedAvg with one local step on ``M K`` clients);
-* ``"mb-ac-sgd"``: ``R`` steps of generalized AC-SA with batch ``M K`` (vanilla FedAc, one local step, ``M K``
-  clients; the thesis leaves the variant open, spec section 2.6).
+* ``"mb-ac-sgd"``: ``R`` steps of generalized AC-SA with batch ``M K`` (vanilla FedAc with one local step on
+  ``M K`` clients).
 
 The recorded quantity is ``F(server iterate) - F*`` after every round; a replica whose iterate stops being finite
 is recorded as ``inf`` from that round on (divergence is an outcome of a tuning grid, not an error).
@@ -75,7 +76,7 @@ def run_sweep(
 ) -> Sweep:
     """Run ``algorithm`` for ``T`` gradient queries per client (``R = T / K`` rounds) from 0 on every step size in
     ``etas`` and ``seeds`` independent seeds at once (one sampled row per query, :class:`~fedtheory.oracles.Minibatch`).
-    The suboptimality is evaluated every ``eval_every`` parallel steps (the thesis evaluates every 512) and at the end.
+    The suboptimality is evaluated every ``eval_every`` parallel steps (e.g. every 512) and at the end.
     """
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError("algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)

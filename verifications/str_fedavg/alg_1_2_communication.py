@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fedtheory.algorithms.bilevel import experiment_rule, run
+from fedtheory.algorithms.bilevel import run
 from fedtheory.harness.claims import Context, Evidence, claim
 
 from .sec_5_instance import (
@@ -24,6 +24,7 @@ from .sec_5_instance import (
     Counting,
     exp2,
     exp_instance,
+    experiment_rule,
     outer_iterations,
 )
 

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from fedtheory.algorithms.bilevel import experiment_rule, round_map_radius, run
+from fedtheory.algorithms.bilevel import round_map_radius, run
 from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
@@ -52,6 +52,7 @@ from .sec_5_instance import (
     SEEDS,
     Exp,
     exp_instance,
+    experiment_rule,
     instance_witness,
 )
 

@@ -34,7 +34,7 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.algorithms.bilevel import ipir_run
+from fedtheory.algorithms.bilevel import StRParams, ipir_run
 from fedtheory.harness.claims import Context, seed_for
 from fedtheory.problems.bilevel import HuberL1, LSPEnvelope, bilevel_optimum, heterogeneous_regression
 
@@ -169,3 +169,21 @@ def exp2(T: int) -> dict:
     out["exact"] = _IPIR(**{k: v[:, 0] for k, v in _ipir_metrics(e, f, ref.y).items()}, floats=0, rounds=0,
                          oracle_calls=0)  # fmt: skip
     return out
+
+
+def experiment_rule(
+    R: int, Gamma: float, K: int, gamma_g: float, rule: str = "printed", *, clients_per_round=None
+) -> StRParams:
+    """The step rules of the Sect. 5.1 experiment, ``a = 1/2``, ``b = 1/4``, ``Gamma > 0``:
+
+    * ``"printed"`` -- as printed in Sect. 5.1: ``gamma_l = 1/(R + Gamma)^{1/2}``, ``eta = 1/(R + Gamma)^{1/4}``
+      (so ``gamma~ = gamma_g K/(R + Gamma)^{1/2}``);
+    * ``"algorithm"`` -- Algorithm 1's convex rule with ``R + Gamma`` for ``R``:
+      ``gamma_l = 1/(gamma_g K (R + Gamma)^{1/2})``, same ``eta``.
+
+    The paper uses ``gamma_g = sqrt(N)``.
+    """
+    R, Gamma, gamma_g, K = int(R), float(Gamma), float(gamma_g), int(K)
+    horizon = R + Gamma
+    gamma_l = 1.0 / horizon**0.5 if rule == "printed" else 1.0 / (gamma_g * K * horizon**0.5)
+    return StRParams(K, gamma_l, gamma_g, 1.0 / horizon**0.25, clients_per_round)

@@ -22,11 +22,11 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.experiments.fedac_sweep import Sweep, run_sweep
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import a9a_like
 from fedtheory.reference import logistic_optimum
+from fedtheory.sweeps.fedac import Sweep, run_sweep
 
 PAPER = "yuan-thesis"
 T = 512

@@ -51,11 +51,11 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.experiments.fedac_sweep import Sweep, run_sweep
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import LogisticRegression, a9a_like, epsilon_like
 from fedtheory.reference import logistic_optimum
+from fedtheory.sweeps.fedac import Sweep, run_sweep
 
 from .experiments import ETAS, LABELS, ratio_evidence, rounds_evidence
 

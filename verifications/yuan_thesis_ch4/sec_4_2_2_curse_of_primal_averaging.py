@@ -27,9 +27,10 @@ from fedtheory.algorithms import composite as fco
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.oracles import ExactGradient
-from fedtheory.problems import AveragingExample, curved_constraint, sparse_averaging
+from fedtheory.problems import AveragingExample
 from fedtheory.regularizers import L1, L2Ball
 
+from .averaging_examples import curved_constraint, sparse_averaging
 from .limit_points import (
     PAPER,
     RTOL,

@@ -23,21 +23,23 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.experiments.composite_sweep import CompositeSweep, grid, regularization_path
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
-from fedtheory.problems import LASSO_SETS, federated_lasso, support_recovery
-from fedtheory.problems.composite_data import SUPPORT_CUTOFF, intercept_mask
+from fedtheory.problems import federated_lasso, support_recovery
+from fedtheory.problems.composite_data import intercept_mask
 from fedtheory.regularizers import L1, Masked
+from fedtheory.sweeps.composite import CompositeSweep, grid, regularization_path
 
 from .experiments_protocol import (
     BATCH,
     LAMBDAS,
+    LASSO_SETS,
     METHODS,
     PAPER,
     PRINTED_EC,
     PRINTED_ES,
     SEEDS,
+    SUPPORT_CUTOFF,
     interval_evidence,
     per_seed,
     protocol_sweep,
@@ -94,7 +96,7 @@ def _lasso_data(quick: bool, name: str) -> _LassoData:
         path = regularization_path(d.smooth, psi, LAMBDAS)
         w = np.array([p.x[:-1] for p in path])
         bound = np.array([p.distance_bound for p in path])[:, None]
-        f1.append(support_recovery(w, d.x_real).f1)
+        f1.append(support_recovery(w, d.x_real, cutoff=SUPPORT_CUTOFF).f1)
         undecided.append(np.sum(np.abs(np.abs(w) - SUPPORT_CUTOFF) <= bound, axis=1))
         lams.append(LAMBDAS[int(np.argmax(f1[-1]))])  # the smallest lambda attaining the largest F1
     return _LassoData(data, np.array(lams), np.array(f1), np.array(undecided), data[0].x_real)
@@ -110,7 +112,7 @@ def _lasso_sweep(quick: bool, name: str, algorithm: str) -> CompositeSweep:
     x_real = ld.x_real
 
     def metrics(x):
-        s = support_recovery(x[..., :-1], x_real)
+        s = support_recovery(x[..., :-1], x_real, cutoff=SUPPORT_CUTOFF)
         return {"f1": s.f1, "density": s.density}
 
     return protocol_sweep(

@@ -23,12 +23,12 @@ from functools import cache
 
 import numpy as np
 
-from fedtheory.experiments.composite_sweep import CompositeSweep, grid, regularization_path
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import federated_low_rank, recovered_rank
-from fedtheory.problems.composite_data import RANK_CUTOFF, intercept_mask
+from fedtheory.problems.composite_data import intercept_mask
 from fedtheory.regularizers import Masked, NuclearNorm
+from fedtheory.sweeps.composite import CompositeSweep, grid, regularization_path
 
 from .experiments_protocol import (
     BATCH,
@@ -37,6 +37,7 @@ from .experiments_protocol import (
     PAPER,
     PRINTED_EC,
     PRINTED_ES,
+    RANK_CUTOFF,
     SEEDS,
     interval_evidence,
     per_seed,
@@ -96,7 +97,7 @@ def _low_rank_data(quick: bool, name: str) -> _LowRankData:
     lams, xs, phis, ranks, bounds = [], [], [], [], []
     for d in data:
         path = regularization_path(d.smooth, psi, LAMBDAS)
-        rk = np.array([recovered_rank(d.split(p.x)[0]) for p in path])
+        rk = np.array([recovered_rank(d.split(p.x)[0], cutoff=RANK_CUTOFF) for p in path])
         j = int(np.argmin(np.abs(rk - r)))  # the smallest lambda with the true rank (else the closest rank)
         ranks.append(rk)
         lams.append(LAMBDAS[j])

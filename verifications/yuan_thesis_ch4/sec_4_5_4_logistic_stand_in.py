@@ -29,15 +29,16 @@ from functools import cache
 import numpy as np
 from scipy.special import expit
 
-from fedtheory.experiments.composite_sweep import CompositeSweep, grid, run_sweep
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.problems import sparse_logistic_sessions
-from fedtheory.problems.composite_data import FMRI_DENSITY_CUTOFF, intercept_mask
+from fedtheory.problems.composite_data import intercept_mask
 from fedtheory.regularizers import L1, Masked
+from fedtheory.sweeps.composite import CompositeSweep, grid, run_sweep
 
 from .experiments_protocol import (
     BLOWUP,
+    FMRI_DENSITY_CUTOFF,
     METHODS,
     PAPER,
     PRINTED_EC,

@@ -14,7 +14,6 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
 
 from .convex_instances import PAPER, TOL
@@ -36,6 +35,7 @@ from .convex_symbolic import (
     sigma,
     zeta,
 )
+from .printed_steps import prescribed_thm_4_7, prescribed_thm_c11
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, ext
     "sigma^(2/3)/(K^(1/3)R^(2/3)), L^(1/3)B^(4/3)zeta^(2/3)/R^(2/3)} (each candidate gives its entry exactly), "
     "eta_c sigma^2/M <= sigma B/(MKR)^(1/2), 7 eta_c^2 LK sigma^2 <= 7 L^(1/3)B^(4/3)sigma^(2/3)/(K^(1/3)R^(2/3)), "
     "14 eta_c^2 LK^2 zeta^2 <= 14 L^(1/3)B^(4/3)zeta^(2/3)/R^(2/3), and the totals 4, 2, 8, 15 (sympy, exact ratios; "
-    "again at 200 random constants with fedtheory's prescribed_thm_4_7, quick).",
+    "again at 200 random constants with prescribed_thm_4_7, quick).",
     expect="holds",
 )
 def thm47_proof_terms(ctx: Context) -> Evidence:
@@ -134,7 +134,7 @@ def thm47_proof_terms(ctx: Context) -> Evidence:
     measured += _coefficients([st.bound for st in steps], printed)  # max <= sum of its entries, plus the rest
     names += [f"total coefficient of term {i + 1} / printed {c}" for i, c in enumerate(printed.values())]
     draws = list(_random_constants(ctx, 200 if ctx.quick else 5000))
-    etas = [fco.prescribed_thm_4_7(c[0], c[1], c[2], c[3], c[5], c[6], c[7]).eta_c for c in draws]
+    etas = [prescribed_thm_4_7(c[0], c[1], c[2], c[3], c[5], c[6], c[7]).eta_c for c in draws]
     rhs = DEC + sum(inc)
     numeric, where = _numeric(
         {
@@ -169,7 +169,7 @@ TUNED_C11 = dict(zip(MONO_C11, (4, 2, 5)))  # line 4563
 
 def _c11_draws(ctx: Context):
     draws = list(_random_constants(ctx, 200 if ctx.quick else 5000))
-    etas = [fco.prescribed_thm_c11(c[0], c[1], c[2], c[4], c[5], c[6], c[7]).eta_c for c in draws]
+    etas = [prescribed_thm_c11(c[0], c[1], c[2], c[4], c[5], c[6], c[7]).eta_c for c in draws]
     return draws, etas
 
 
@@ -188,7 +188,7 @@ def _c11_max_steps() -> list[Step]:
     "'eta_c sigma^2/(2M) <= (M^(1/2)B/(sigma T^(1/2))) sigma^2/(2M) = sigma B/(2M^(1/2)K^(1/2)R^(1/2))' (T read as "
     "KR) and '4 eta_c^2 L K^2 G^2 <= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3)'. Checked: each printed step (holds) and that "
     "the three bounds dominate the three terms of (C.3), whose second term is eta_c sigma^2/M (sympy, exact ratios; "
-    "200 random constants with fedtheory's prescribed_thm_c11, quick).",
+    "200 random constants with prescribed_thm_c11, quick).",
     expect="fails",
 )
 def thm_c11_proof_terms(ctx: Context) -> Evidence:
@@ -245,7 +245,7 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
     statement="Corrected: at the prescribed eta_c, B^2/(eta_c KR) = max{4LB^2/(KR), sigma B/(MKR)^(1/2), L^(1/3)"
     "B^(4/3)G^(2/3)/R^(2/3)}, eta_c sigma^2/M <= sigma B/(MKR)^(1/2), 4 eta_c^2 L (K-1)^2 G^2 <= 4 eta_c^2 L K^2 G^2 "
     "<= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3), and the totals 4, 1 + 1 = 2, 1 + 4 = 5 are the printed tuned constants; "
-    "the whole (C.3) right-hand side at fedtheory's prescribed_thm_c11 eta_c is <= the tuned bound (200 random "
+    "the whole (C.3) right-hand side at prescribed_thm_c11 eta_c is <= the tuned bound (200 random "
     "constants, quick).",
     expect="holds",
 )

@@ -23,6 +23,7 @@ from fedtheory.algorithms import composite as fco
 from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence, claim
 
+from .printed_steps import prescribed_thm_c11
 from .rates_instances import NOISE, PAPER, Entries, Instance, instance, instances, run_rng
 
 C11_KINDS = ("logistic-l1", "quadratic-ball")
@@ -90,7 +91,7 @@ def _c11_entries(quick: bool, kinds, mode: str, MK=None) -> tuple[Entries, dict]
             curve, bounds = [], []
             for R in g["rounds"]:
                 if tuned:
-                    eta_c_R = fco.prescribed_thm_c11(inst.L, inst.B, inst.sigma, inst.G, M, K, R).eta_c
+                    eta_c_R = prescribed_thm_c11(inst.L, inst.B, inst.sigma, inst.G, M, K, R).eta_c
                     gaps = _ergodic_gaps(kind, M, K, s, eta_c_R, R, S)[-1]
                 else:
                     eta_c_R = eta_c
@@ -143,7 +144,7 @@ def eq_c3(ctx: Context) -> Evidence:
     f"{PAPER}/thm-c.11:tuned",
     source="Theorem C.11, lines 4557-4563",
     statement="With eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))} "
-    "(fco.prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
+    "(prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
     f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}.",
     expect="holds",
 )
@@ -167,7 +168,7 @@ def eq_410(ctx: Context) -> Evidence:
 @claim(
     f"{PAPER}/eq-4.11",
     source="Theorem 4.4, (4.11), lines 1852-1854",
-    statement="For some eta_c (the one of Theorem C.11's proof, fco.prescribed_thm_c11): E Phi(xhat) - Phi(x*) <~ "
+    statement="For some eta_c (the one of Theorem C.11's proof, prescribed_thm_c11): E Phi(xhat) - Phi(x*) <~ "
     "LB^2/(KR) + sigma B/(M K R)^(1/2) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3), '<~' read with the absolute constant 5 of "
     f"Theorem C.11's tuned bound (4, 2, 5); {_C11_GRID}; fitted exponent in R of the measured gap and of the bound at "
     "sigma = 0 in the witness.",

@@ -35,6 +35,7 @@ from fedtheory.oracles import ExactGradient
 from fedtheory.reference import composite_optimum
 from fedtheory.regularizers import L1
 
+from .printed_steps import prescribed_thm_c13
 from .rates_instances import (
     C13_KINDS,
     LAM,
@@ -54,9 +55,9 @@ from .rates_instances import (
 
 def _c13_eta(inst: Instance, K: int, R: int, rule: str) -> float:
     """``eta = eta_s eta_c``: ``1/(4KL)`` or ``1/(8KL)`` (rules "1/(4KL)", "1/(8KL)"), or Theorem C.13's
-    ``min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)}`` ("tuned", via ``fco.prescribed_thm_c13``)."""
+    ``min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)}`` ("tuned", via ``prescribed_thm_c13``)."""
     if rule == "tuned":
-        p = fco.prescribed_thm_c13(1.0, inst.L, inst.B, inst.sigma, inst.M, K, R)
+        p = prescribed_thm_c13(1.0, inst.L, inst.B, inst.sigma, inst.M, K, R)
         return p.eta_s * p.eta_c
     return 1 / ({"1/(4KL)": 4, "1/(8KL)": 8}[rule] * K * inst.L)
 
@@ -240,7 +241,7 @@ def thm_c13_bound_per_r(ctx: Context) -> Evidence:
 @claim(
     f"{PAPER}/thm-c.13:tuned",
     source="Theorem C.13, lines 4639-4645 (same quantifier as the bound)",
-    statement="With eta = min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)} (fco.prescribed_thm_c13) and eta_c <= "
+    statement="With eta = min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)} (prescribed_thm_c13) and eta_c <= "
     "eta_c^max depending on eta and x(0,0) only, FedDualAvg yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= "
     f"4LB^2/R + 4 sigma B/(M K R)^(1/2); {_C13_GRID}. At sigma = 0, eta = 1/(4KL) does not depend on R: the exact "
     "closed-form witness of yuan-thesis/thm-c.13:bound applies (its bound B^2/(eta K R) is 4LB^2/R).",

@@ -1,4 +1,4 @@
-"""Simple bilevel federated methods of the StR-FedAvg paper (``shared/seeds/003_511a8e816d499631.txt``).
+"""Simple bilevel federated methods of the StR-FedAvg paper.
 
 * :mod:`.str_fedavg` -- StR-FedAvg (Algorithm 1): :class:`StRParams`, ``round``/``run`` over ``(S, N, n)`` arrays,
   uniform client sampling, the client drift of Lemma 5, communication counters.
@@ -7,15 +7,13 @@
 * :mod:`.fixed_points` -- exact round maps and the client-drift fixed point on quadratic clients.
 * :mod:`.ipir` -- IPIR-FedAvg (Algorithm 2) with StR-FedAvg as the inexact projection.
 
-Standard FedAvg is StR-FedAvg with ``eta = 0`` (spec 2.4): :func:`fedtheory.algorithms.fedavg.run`.
+Standard FedAvg is StR-FedAvg with ``eta = 0``: :func:`fedtheory.algorithms.fedavg.run`.
 """
 
 from .fixed_points import drift_fixed_point, quadratic_clients, regularized_clients, round_map, round_map_radius
 from .ipir import INITS, OUTPUTS, IPIRTrajectory, ipir_run
 from .outputs import KINDS, Output, output, printed_weights, theta, weights
 from .schedules import (
-    RULES,
-    experiment_rule,
     schedule_convex,
     schedule_convex_sharp,
     schedule_ipir,
@@ -29,7 +27,6 @@ __all__ = [
     "INITS",
     "KINDS",
     "OUTPUTS",
-    "RULES",
     "IPIRTrajectory",
     "Output",
     "StRParams",
@@ -37,7 +34,6 @@ __all__ = [
     "StRTrajectory",
     "client_count",
     "drift_fixed_point",
-    "experiment_rule",
     "ipir_run",
     "output",
     "participation",

@@ -1,4 +1,4 @@
-"""Exact deterministic round maps and the client-drift fixed point of StR-FedAvg on quadratic clients (spec 2.1).
+"""Exact deterministic round maps and the client-drift fixed point of StR-FedAvg on quadratic clients.
 
 With quadratic clients ``f_{eta,i} = h_i + eta f_i``, ``grad f_{eta,i}(x) = A_i x - b_i`` (``A_i`` the Hessian of
 ``h_i + eta f_i``), exact gradients and ``T_i = I - gamma_l A_i``, ``K`` local steps from ``x`` end at
@@ -82,7 +82,7 @@ def drift_fixed_point(
     h: Problem, f: Problem, eta: float, gamma_l: float, K: int, *, N: int | None = None
 ) -> np.ndarray:
     """``x_FP = [sum_i (I - P_i)]^{-1} sum_i (I - P_i) x_i^*``, the deterministic fixed point of Algorithm 1 with
-    quadratic clients and full participation (spec 2.1 "Exact reductions"), for any ``gamma_g``.
+    quadratic clients and full participation, for any ``gamma_g``.
 
     Raises
     ------

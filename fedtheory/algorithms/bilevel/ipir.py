@@ -1,12 +1,12 @@
-"""IPIR-FedAvg (Algorithm 2 of the StR-FedAvg paper, lines 92-98), vectorised over replicas.
+"""IPIR-FedAvg (Algorithm 2 of the StR-FedAvg paper), vectorised over replicas.
 
-Printed box (``shared/seeds/003_511a8e816d499631.txt``, lines 92-98)::
+Printed box::
 
     for t = 0..T-1:
         x^t = StR-FedAvg on g_t(x) = 1/2 ||x - y^t||^2 (+ h) for R_t = t rounds, eta_t = 2 ln(t)/t^{5/12}, mu_f = 1
         y^{t+1} = y^t - gamma (grad f(y^t) + (y^t - x^t)/lam)
 
-Implementation (spec 2.2):
+Implementation:
 
 * the inner call is :func:`~fedtheory.algorithms.bilevel.str_fedavg.simulate` with the exact outer gradient
   ``x - y^t`` on every client (``sigma_f = 0``), the inner oracle of ``h`` and the Theorem 3 schedule
@@ -18,7 +18,7 @@ Implementation (spec 2.2):
 * the inner output ``x^t``: ``"theta_avg"``, ``"printed"`` (:mod:`.outputs`, ``theta_t = 1/(1 - 0.5 eta_t gamma~_t)``)
   or ``"last"`` (the server iterate ``xbar^{R_t}``);
 * communication per replica: ``sum_t 2 n S R_t`` floats for the inner rounds plus ``n N`` per outer iteration for
-  the broadcast of ``y^t`` (spec V20);
+  the broadcast of ``y^t``;
 * ``project``: an exact projection onto ``X_h^*`` replacing the inner call (``x^t = Pi[y^t]``, no rounds, no
   communication): the exact-projection reference loop, gradient descent on (3) with the printed gradient
   ``grad f(y) + (y - Pi[y])/lam``.

@@ -1,12 +1,12 @@
 """Outputs of StR-FedAvg: the printed theta-weighted average of Propositions 1 and 4 and its normalised variant.
 
-Propositions 1 and 4 (lines 244 and 420 of ``shared/seeds/003_511a8e816d499631.txt``) print the output
+Propositions 1 and 4 of the StR-FedAvg paper print the output
 
     ``xbar^R = sum_{r=1}^R [theta^r / sum_{rhat=1}^{R-1} theta^rhat] xbar^{r-1}``,
     ``theta = 1/(1 - 0.5 eta mu_f gamma~)``,
 
 whose weights sum to ``1 + theta^R / sum_{r=1}^{R-1} theta^r > 1`` (``R/(R-1)`` when ``theta = 1``); the proof of
-Prop 1 (line 805) uses the same normaliser. Two outputs are implemented (spec 2.1 "Output"):
+Prop 1 uses the same normaliser. Two outputs are implemented:
 
 * ``"printed"`` -- the formula above, verbatim;
 * ``"theta_avg"`` -- ``xhat^R = sum_r theta^r xbar^{r-1} / sum_r theta^r``, a convex combination.
@@ -31,7 +31,7 @@ KINDS = ("printed", "theta_avg")
 
 
 def theta(eta, mu_f, gamma_tilde):
-    """``theta = 1/(1 - 0.5 eta mu_f gamma_tilde)`` (Proposition 1, line 244).
+    """``theta = 1/(1 - 0.5 eta mu_f gamma_tilde)`` (Proposition 1).
 
     Exact (a :class:`~fractions.Fraction`) when every argument is rational and one of them is a ``Fraction``;
     a float otherwise. ``theta = 1`` when ``mu_f = 0`` (Proposition 4) or ``eta = 0``.

@@ -1,8 +1,8 @@
-"""StR-FedAvg (Algorithm 1 of the StR-FedAvg paper, lines 57-74), vectorised over replicas and clients.
+"""StR-FedAvg (Algorithm 1 of the StR-FedAvg paper), vectorised over replicas and clients.
 
-Printed box (``shared/seeds/003_511a8e816d499631.txt``, lines 57-74), indexed as in the analysis of Lemmas 5-7
-(round ``r`` maps ``xbar^{r-1}`` to ``xbar^r``; the box's line 14 writes ``xbar^{r+1} := xbar^r + gamma_g Deltaxbar^r``
-and its line 7 ``y_{i,k-1}^r := xbar^{r-1}``, both read as below, spec section 2.1)::
+Printed box, indexed as in the analysis of Lemmas 5-7
+(round ``r`` maps ``xbar^{r-1}`` to ``xbar^r``; the box's writes ``xbar^{r+1} := xbar^r + gamma_g Deltaxbar^r``
+and its ``y_{i,k-1}^r := xbar^{r-1}``, both read as below)::
 
     for r = 1..R:
         sample S_r subset [N], |S_r| = S                 # uniform without replacement, per replica
@@ -12,10 +12,10 @@ and its line 7 ``y_{i,k-1}^r := xbar^{r-1}``, both read as below, spec section 2
         xbar^r = xbar^{r-1} + gamma_g (1/S) sum_{i in S_r} Delta y_i^r
 
 ``xi`` and ``zeta`` are independent: the inner and outer oracles draw separately (inner first). With ``eta = 0`` the
-outer oracle is not queried (its term vanishes), so the run is FedAvg on ``h`` pathwise, noise included (spec 2.4).
+outer oracle is not queried (its term vanishes), so the run is FedAvg on ``h`` pathwise, noise included.
 
 Arrays: server iterates ``(S, n)`` (replicas, coordinates), client iterates ``(S, N, n)``. Every one of the ``N``
-clients computes its local path (non-sampled ones virtually, so that the client drift ``eps_r`` of Lemma 5, line 232,
+clients computes its local path (non-sampled ones virtually, so that the client drift ``eps_r`` of Lemma 5,
 which sums over all ``N`` clients, is available); only the sampled ones enter the server average.
 """
 
@@ -41,9 +41,9 @@ class StRParams:
     """Hyperparameters of StR-FedAvg (Algorithm 1): ``K`` local steps, local step ``gamma_l``, global step
     ``gamma_g``, regularization weight ``eta`` and ``S = clients_per_round`` (``None``: all ``N`` clients).
 
-    ``eta = 0`` is allowed (plain FedAvg on ``h``, spec 2.4; the IPIR schedule gives ``eta_1 = 2 ln(1)/1 = 0``).
+    ``eta = 0`` is allowed (plain FedAvg on ``h``; the IPIR schedule gives ``eta_1 = 2 ln(1)/1 = 0``).
     Any ``gamma_g > 0`` is accepted; :attr:`printed_conditions` records whether Algorithm 1's input ``gamma_g >= 1``
-    (line 58) holds.
+    holds.
     """
 
     K: int
@@ -62,12 +62,12 @@ class StRParams:
 
     @property
     def gamma_tilde(self) -> float:
-        """The effective step ``gamma_tilde = gamma_l gamma_g K`` (Theorem 1, line 131)."""
+        """The effective step ``gamma_tilde = gamma_l gamma_g K`` (Theorem 1)."""
         return self.gamma_l * self.gamma_g * self.K
 
     @property
     def printed_conditions(self) -> bool:
-        """Whether the box's input condition ``gamma_g >= 1`` (Algorithm 1, line 58) holds (``K >= 1`` is enforced)."""
+        """Whether the box's input condition ``gamma_g >= 1`` (Algorithm 1) holds (``K >= 1`` is enforced)."""
         return self.gamma_g >= 1
 
     def sampled(self, N: int) -> int:
@@ -103,10 +103,10 @@ class StRTrajectory:
         Number of clients.
     drift : ndarray (R, S) or None
         With ``record_drift=True``: ``eps_r = (1/(K S)) sum_{k=1..K} sum_{i=1..N} ||y_{i,k}^r - xbar^{r-1}||^2``
-        for ``r = 1..R`` (Lemma 5, line 232, pathwise: its expectation is the printed ``eps_r``), over all ``N``
+        for ``r = 1..R`` (Lemma 5, pathwise: its expectation is the printed ``eps_r``), over all ``N``
         clients, ``S`` the clients per round.
     floats_down, floats_up : int
-        Floats sent server -> clients and clients -> server in one replica: ``n S R`` each (spec V20).
+        Floats sent server -> clients and clients -> server in one replica: ``n S R`` each.
     """
 
     x: np.ndarray
@@ -129,7 +129,7 @@ class StRTrajectory:
 
     @property
     def communication(self) -> int:
-        """Total floats communicated per replica, ``2 n S R`` (spec V20)."""
+        """Total floats communicated per replica, ``2 n S R``."""
         return self.floats_down + self.floats_up
 
 
@@ -157,7 +157,7 @@ def round(
     N: int,
     drift: bool = False,
 ):
-    """One round of Algorithm 1 (lines 4-14) on every replica.
+    """One round of Algorithm 1 on every replica.
 
     Parameters
     ----------

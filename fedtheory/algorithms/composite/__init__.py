@@ -5,8 +5,8 @@
 * :mod:`.sequential` -- proximal gradient (4.3), mirror descent (4.4), regularized dual averaging (4.6).
 * :mod:`.federated` -- FedMiD (Algorithm 5), FedDualAvg (Algorithm 6), FedMiD-OSP (Algorithm 7), FedDualAvg-OSP
   (Algorithm 8), FedAvg(subgradient) (Fig. 4.1); ``init``/``round``/``run`` over ``(S, M, d)`` arrays, the output
-  (4.9), the prescribed parameters of Theorems C.13, C.11 and 4.7.
-* :mod:`.fixed_points` -- deterministic fixed points on quadratics (spec section 4.4).
+  (4.9).
+* :mod:`.fixed_points` -- deterministic fixed points on quadratics.
 
 Algorithm 4 (FedAvg with client and server step sizes) is :func:`fedtheory.algorithms.fedavg.run`.
 """
@@ -20,9 +20,6 @@ from .federated import (
     RoundTrace,
     eta_tilde,
     init,
-    prescribed_thm_4_7,
-    prescribed_thm_c11,
-    prescribed_thm_c13,
     round,
     run,
     shadow_primals,
@@ -55,9 +52,6 @@ __all__ = [
     "fedmid_osp_surrogate",
     "init",
     "mirror_descent",
-    "prescribed_thm_4_7",
-    "prescribed_thm_c11",
-    "prescribed_thm_c13",
     "proximal_gradient",
     "round",
     "run",

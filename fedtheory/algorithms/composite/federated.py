@@ -3,30 +3,30 @@
 Printed algorithms (chapter 4 of the thesis; every one takes ``(x^{(0,0)}, eta_c, eta_s)`` and samples
 ``S^(r) subseteq [M]`` each round):
 
-* ``"FedMiD"`` -- Algorithm 5 (line 1732). Client step (line 8)
-  ``x_m^{(r,k+1)} = grad (h + eta_c psi)^*(grad h(x_m^{(r,k)}) - eta_c g_m^{(r,k)})``; server step (line 10)
+* ``"FedMiD"`` -- Algorithm 5. Client step
+  ``x_m^{(r,k+1)} = grad (h + eta_c psi)^*(grad h(x_m^{(r,k)}) - eta_c g_m^{(r,k)})``; server step
   ``x^{(r+1,0)} = grad (h + eta_s eta_c K psi)^*(grad h(x^{(r,0)}) + eta_s Delta_r)``,
   ``Delta_r = mean_{m in S^(r)} (x_m^{(r,K)} - x_m^{(r,0)})``.
-* ``"FedMiD-OSP"`` -- Algorithm 7 (line 2344): client step ``grad h^*(grad h(x) - eta_c g)`` (no ``psi``), server
+* ``"FedMiD-OSP"`` -- Algorithm 7: client step ``grad h^*(grad h(x) - eta_c g)`` (no ``psi``), server
   step as FedMiD.
-* ``"FedDualAvg"`` -- Algorithm 6 (line 1787): ``y^{(0,0)} = grad h(x^{(0,0)})``; clients retrieve
-  ``x_m^{(r,k)} = grad (h + eta~^{(r,k)} psi)^*(y_m^{(r,k)})`` with ``eta~^{(r,k)} = eta_s eta_c r K + eta_c k``
-  (lines 8-9) and update ``y_m^{(r,k+1)} = y_m^{(r,k)} - eta_c g_m^{(r,k)}`` (line 11); the server sets
-  ``y^{(r+1,0)} = y^{(r,0)} + eta_s mean_{m in S^(r)} (y_m^{(r,K)} - y_m^{(r,0)})`` (lines 12-13) and
-  ``x^{(r+1,0)} = grad (h + eta_s eta_c (r + 1) K psi)^*(y^{(r+1,0)})`` (line 14). Lines 12-14 are printed inside
+* ``"FedDualAvg"`` -- Algorithm 6: ``y^{(0,0)} = grad h(x^{(0,0)})``; clients retrieve
+  ``x_m^{(r,k)} = grad (h + eta~^{(r,k)} psi)^*(y_m^{(r,k)})`` with ``eta~^{(r,k)} = eta_s eta_c r K + eta_c k`` and
+  update ``y_m^{(r,k+1)} = y_m^{(r,k)} - eta_c g_m^{(r,k)}``; the server sets
+  ``y^{(r+1,0)} = y^{(r,0)} + eta_s mean_{m in S^(r)} (y_m^{(r,K)} - y_m^{(r,0)})`` and
+  ``x^{(r+1,0)} = grad (h + eta_s eta_c (r + 1) K psi)^*(y^{(r+1,0)})``. Lines 12-14 are printed inside
   the local loop but act once per round, after the clients finish (as in Algorithms 4, 5).
-* ``"FedDualAvg-OSP"`` -- Algorithm 8 (line 2368): clients retrieve ``x_m^{(r,k)} = grad h^*(y_m^{(r,k)})``; the
+* ``"FedDualAvg-OSP"`` -- Algorithm 8: clients retrieve ``x_m^{(r,k)} = grad h^*(y_m^{(r,k)})``; the
   server as FedDualAvg.
-* ``"FedAvg(subgradient)"`` -- FedAvg(partial) of Fig. 4.1 (line 1649; spec section 2.4, the authors' ``subgrad_l1``):
+* ``"FedAvg(subgradient)"`` -- FedAvg(partial) of Fig. 4.1:
   after each client SGD step ``x' = x - eta_c g`` set ``x <- x' - eta_c s(x')``, ``s(x') in partial psi(x')``; the
-  server step of Algorithm 4. Euclidean ``h`` only; with ``psi = None`` it *is* Algorithm 4 (line 1707).
+  server step of Algorithm 4. Euclidean ``h`` only; with ``psi = None`` it *is* Algorithm 4.
 
 Algorithm 4 (FedAvg with client and server step sizes) with full participation is
 :func:`fedtheory.algorithms.fedavg.run` with ``FedAvgParams(eta=eta_c, eta_server=eta_s)``; every method here with
 ``psi = None`` and Euclidean ``h`` reproduces it pathwise (same generator, same path).
 
 As printed, Algorithms 5 and 7 add the *primal* difference ``eta_s Delta_r`` to the *dual* point
-``grad h(x^{(r,0)})``; for Euclidean ``h`` (every experiment, line 2392) the two spaces coincide. This module
+``grad h(x^{(r,0)})``; for Euclidean ``h`` (every experiment) the two spaces coincide. This module
 implements the printed step for every ``h``.
 
 Arrays: server states ``(S, d)`` (replicas, coordinates), client states ``(S, M, d)``; one numpy operation per local
@@ -102,9 +102,9 @@ class CompositeParams:
 
 
 def eta_tilde(params: CompositeParams, r: int, k: int) -> float:
-    """``eta~^{(r,k)} = eta_s eta_c r K + eta_c k`` (Algorithm 6, line 8), the psi-weight of FedDualAvg.
+    """``eta~^{(r,k)} = eta_s eta_c r K + eta_c k`` (Algorithm 6), the psi-weight of FedDualAvg.
 
-    ``eta_tilde(params, r, 0) = eta_s eta_c r K`` is the weight of the server primal ``x^{(r,0)}`` (line 14). Computed
+    ``eta_tilde(params, r, 0) = eta_s eta_c r K`` is the weight of the server primal ``x^{(r,0)}``. Computed
     as ``eta_c (eta_s r K + k)`` so that with ``eta_s = 1`` it equals ``eta_c t`` of dual averaging (4.6) at
     ``t = rK + k`` to the last bit.
     """
@@ -294,7 +294,7 @@ def round(
 
 
 def shadow_primals(trace: RoundTrace, mirror: MirrorMap, params: CompositeParams, r: int) -> np.ndarray:
-    """``x^_{(r,k)} = grad (h + eta~^{(r,k)} psi)^*(ybar^{(r,k)})`` for ``k = 0..K`` (eq. (4.16), line 1914).
+    """``x^_{(r,k)} = grad (h + eta~^{(r,k)} psi)^*(ybar^{(r,k)})`` for ``k = 0..K`` (eq. (4.16)).
 
     ``ybar^{(r,k)}`` is the (participation-weighted) mean of the client duals of ``trace``; the shape is (K+1, S, d).
     ``x^_{(r,0)}`` is the server primal ``x^{(r,0)}``.
@@ -324,7 +324,7 @@ def run(
     Parameters
     ----------
     ergodic : bool
-        Also record the output (4.9) (line 1846) of Theorems 4.4/4.7,
+        Also record the output (4.9) of Theorems 4.4/4.7,
         ``x^ = (1/(K r)) sum_{rho < r} sum_{k=1..K} grad (h + eta~^{(rho,k)} psi)^*(ybar^{(rho,k)})``
         (dual methods only).
 
@@ -361,52 +361,3 @@ def run(
     return CompositeTrajectory(
         np.stack(xs), np.stack(ys) if params.dual else None, np.asarray(ts), np.stack(hats) if ergodic else None
     )
-
-
-# --- prescribed parameters (spec section 2.11) ---------------------------------------------------------------------
-def _constants(L, B, M, K, R):
-    return positive("L", L), positive("B", B), positive_int("M", M), positive_int("K", K), positive_int("R", R)
-
-
-def _ratio(num: float, den: float) -> float:
-    return np.inf if den == 0 else float(num) / float(den)
-
-
-def prescribed_thm_c13(
-    eta_c: float, L: float, B: float, sigma: float, M: int, K: int, R: int, *, algorithm: str = "FedDualAvg"
-) -> CompositeParams:
-    """Theorem C.13 / 4.3: ``eta_s = eta/eta_c``, ``eta = min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)}``.
-
-    The theorem needs ``eta_c <= eta_c^max`` (not explicit); the caller chooses ``eta_c``.
-    """
-    L, B, M, K, R = _constants(L, B, M, K, R)
-    sigma = positive("sigma", sigma, allow_zero=True)
-    eta = min(1 / (4 * K * L), _ratio(B * np.sqrt(M), np.sqrt(K * R) * sigma))
-    return CompositeParams(algorithm, positive("eta_c", eta_c), K, M, eta_s=eta / eta_c)
-
-
-def prescribed_thm_c11(L: float, B: float, sigma: float, G: float, M: int, K: int, R: int) -> CompositeParams:
-    """Theorem C.11 / 4.4 (FedDualAvg, ``eta_s = 1``):
-    ``eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))}``."""
-    L, B, M, K, R = _constants(L, B, M, K, R)
-    sigma, G = positive("sigma", sigma, allow_zero=True), positive("G", G, allow_zero=True)
-    eta_c = min(
-        1 / (4 * L),
-        _ratio(np.sqrt(M) * B, sigma * np.sqrt(K * R)),
-        _ratio(B ** (2 / 3), L ** (1 / 3) * K * R ** (1 / 3) * G ** (2 / 3)),
-    )
-    return CompositeParams("FedDualAvg", eta_c, K, M)
-
-
-def prescribed_thm_4_7(L: float, B: float, sigma: float, zeta: float, M: int, K: int, R: int) -> CompositeParams:
-    """Theorem 4.7 (FedDualAvg, ``eta_s = 1``, line 1886): ``eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)),
-    B^(2/3)/(L^(1/3) K^(2/3) R^(1/3) sigma^(2/3)), B^(2/3)/(L^(1/3) K R^(1/3) zeta^(2/3))}``."""
-    L, B, M, K, R = _constants(L, B, M, K, R)
-    sigma, zeta = positive("sigma", sigma, allow_zero=True), positive("zeta", zeta, allow_zero=True)
-    eta_c = min(
-        1 / (4 * L),
-        _ratio(np.sqrt(M) * B, sigma * np.sqrt(K * R)),
-        _ratio(B ** (2 / 3), L ** (1 / 3) * K ** (2 / 3) * R ** (1 / 3) * sigma ** (2 / 3)),
-        _ratio(B ** (2 / 3), L ** (1 / 3) * K * R ** (1 / 3) * zeta ** (2 / 3)),
-    )
-    return CompositeParams("FedDualAvg", eta_c, K, M)

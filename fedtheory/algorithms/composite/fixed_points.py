@@ -1,4 +1,4 @@
-"""Closed-form deterministic fixed points of the federated composite methods on quadratics (spec section 4.4).
+"""Closed-form deterministic fixed points of the federated composite methods on quadratics.
 
 Clients ``F_m(x) = x'A_m x/2 - b_m'x`` (a :class:`~fedtheory.problems.FederatedQuadratic`), exact gradients, full
 participation, Euclidean ``h``. With ``T_m = I - eta_c A_m`` and ``P_m = sum_{j<K} T_m^j``, ``K`` local gradient steps
@@ -53,7 +53,7 @@ def _local_sums(problem: FederatedQuadratic, eta_c: float, K: int) -> np.ndarray
 
 def fedmid_osp_surrogate(problem, eta_c: float, K: int) -> FederatedQuadratic:
     """The homogeneous quadratic ``q_K(x) = x'Hbar_K x/2 - bbar_K'x`` whose composite minimiser is FedMiD-OSP's fixed
-    point (spec 4.4). ``Hbar_K -> mean_m A_m`` as ``eta_c -> 0``; for identical clients
+    point. ``Hbar_K -> mean_m A_m`` as ``eta_c -> 0``; for identical clients
     ``Hbar_K = (I - (I - eta_c A)^K)/(eta_c K)``. Needs ``eta_c < 2/L`` (then ``Hbar_K`` is positive semidefinite)."""
     problem = _check_quadratic(problem)
     P = _local_sums(problem, eta_c, K)
@@ -63,7 +63,7 @@ def fedmid_osp_surrogate(problem, eta_c: float, K: int) -> FederatedQuadratic:
 
 
 def fedavg_fixed_point(problem, eta_c: float, K: int) -> np.ndarray:
-    """``x_inf = [sum_m (I - T_m^K)]^{-1} sum_m (I - T_m^K) x_m^*`` (spec 4.4), computed as ``Hbar_K^{-1} bbar_K``
+    """``x_inf = [sum_m (I - T_m^K)]^{-1} sum_m (I - T_m^K) x_m^*``, computed as ``Hbar_K^{-1} bbar_K``
     (no client Hessian needs to be invertible).
 
     Raises
@@ -101,7 +101,7 @@ def fedmid_osp_fixed_point(
     from ...reference import Reference, composite_optimum
 
     if not getattr(mirror, "euclidean", False):
-        raise InvalidParameterError("mirror", "a Euclidean mirror map (the fixed point of spec 4.4)", mirror)
+        raise InvalidParameterError("mirror", "a Euclidean mirror map (the closed-form fixed point)", mirror)
     q = fedmid_osp_surrogate(problem, eta_c, K)
     if mirror.psi is None:
         x = fedavg_fixed_point(problem, eta_c, K)
@@ -127,7 +127,7 @@ def fedmid_osp_fixed_point(
 
 
 def feddualavg_consistent_dual(problem, mirror: MirrorMap, x_star, params: CompositeParams, r: int) -> np.ndarray:
-    """``y^{(r,0)} = grad h(x^*) - eta_s eta_c r K grad F(x^*)`` (spec 4.4), shape (d,).
+    """``y^{(r,0)} = grad h(x^*) - eta_s eta_c r K grad F(x^*)``, shape (d,).
 
     For a minimiser ``x^*`` of ``F + psi`` (the caller's responsibility, e.g. from
     :func:`fedtheory.reference.composite_optimum`), ``-grad F(x^*) in partial psi(x^*)`` makes every retrieved primal
@@ -141,7 +141,7 @@ def feddualavg_consistent_dual(problem, mirror: MirrorMap, x_star, params: Compo
         raise InvalidParameterError("params", "FedDualAvg parameters (the OSP variant has no such state)", params)
     if problem.n_clients is not None:
         if params.K > 1:
-            raise InvalidParameterError("K", "K = 1 when clients differ (no closed form for K > 1, spec 4.4)", params.K)
+            raise InvalidParameterError("K", "K = 1 when clients differ (no closed form for K > 1)", params.K)
         if not params.full_participation:
             raise InvalidParameterError("clients_per_round", "full participation when clients differ", params)
     x_star = finite_array("x_star", mirror.check_primal("x_star", x_star), ndim=1)

@@ -1,18 +1,18 @@
 """Mirror maps ``grad (h + t psi)^*`` of chapter 4 and the Bregman divergences built on them.
 
-For a distance-generating function ``h`` (Assumption 4.1(b), line 1808) and a regularizer ``psi`` every method of the
+For a distance-generating function ``h`` (Assumption 4.1(b)) and a regularizer ``psi`` every method of the
 chapter moves between a primal point ``x`` and a dual point ``y`` with
 
     ``grad h`` (primal -> dual),  ``grad (h + t psi)^*(y) = argmin_x { <-y, x> + t psi(x) + h(x) }`` (dual -> primal),
 
-the second by Proposition C.4 (line 4466) and eq. (4.7) (line 1689); ``t = 0`` gives ``grad h^*``, the inverse of
-``grad h`` (Proposition C.7, line 4485). The convention ``0 * psi = 0`` (also for indicators) makes the ``t = 0`` map
-of FedDualAvg's first local step ``grad h^*``, as identity (4.24) (line 2026) uses.
+the second by Proposition C.4 and eq. (4.7); ``t = 0`` gives ``grad h^*``, the inverse of
+``grad h`` (Proposition C.7). The convention ``0 * psi = 0`` (also for indicators) makes the ``t = 0`` map
+of FedDualAvg's first local step ``grad h^*``, as identity (4.24) uses.
 
-Geometries (spec section 2.2):
+Geometries:
 
 * :class:`Euclidean` -- ``h = ||x||_2^2/2`` with any vector regularizer of :mod:`fedtheory.regularizers`; the map is
-  ``prox_{t psi}`` (the setting of every experiment of the chapter, line 2392). A nuclear norm acts on a flat
+  ``prox_{t psi}`` (the setting of every experiment of the chapter). A nuclear norm acts on a flat
   ``x = vec(X)`` through :class:`~fedtheory.regularizers.Masked` (which also leaves an intercept free).
 * :class:`PNorm` -- ``h = c ||x||_p^2 / (2(p - 1))``, ``1 < p <= 2``, 1-strongly convex w.r.t. ``||.||_p`` (``c = 1``)
   and Legendre on ``R^d``; with ``psi = lam ||.||_1`` the map is ``grad h^*(S_{t lam}(y))`` (``h`` is
@@ -84,12 +84,12 @@ class MirrorMap:
         return self.h(x) if t == 0 else self.h(x) + t * self.psi_value(x)
 
     def bregman(self, x, x0) -> np.ndarray:
-        """``D_h(x, x0) = h(x) - h(x0) - <grad h(x0), x - x0>`` (Definition C.8, line 4489)."""
+        """``D_h(x, x0) = h(x) - h(x0) - <grad h(x0), x - x0>`` (Definition C.8)."""
         x, x0 = np.asarray(x, dtype=float), np.asarray(x0, dtype=float)
         return self.h(x) - self.h(x0) - np.sum(self.grad_h(x0) * (x - x0), axis=-1)
 
     def generalized_bregman(self, x, y, t) -> np.ndarray:
-        """``D~_g(x, y) = g(x) - g(grad g^*(y)) - <y, x - grad g^*(y)>``, ``g = h + t psi`` (Def. C.9, line 4497)."""
+        """``D~_g(x, y) = g(x) - g(grad g^*(y)) - <y, x - grad g^*(y)>``, ``g = h + t psi`` (Def. C.9)."""
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         z = self(y, t)
         return self.regularized_h(x, t) - self.regularized_h(z, t) - np.sum(y * (x - z), axis=-1)
@@ -134,7 +134,7 @@ class Euclidean(MirrorMap):
     def subgradient(self, x) -> np.ndarray:
         """An element of ``partial psi(x)``: ``lam sign(x)`` for the l1 part (0 at 0), ``lam x`` for the l2 part.
 
-        The subgradient FedAvg(subgradient) uses (spec section 2.4); defined for :class:`~fedtheory.regularizers.L1`,
+        The subgradient FedAvg(subgradient) uses; defined for :class:`~fedtheory.regularizers.L1`,
         :class:`~fedtheory.regularizers.SquaredL2`, :class:`~fedtheory.regularizers.ElasticNet` and
         :class:`~fedtheory.regularizers.Masked` around one of them (0 on the free coordinates).
         """
@@ -181,7 +181,7 @@ class PNorm(MirrorMap):
         ``grad h(x) = (scale/(p - 1)) grad(||x||_p^2/2)``,  ``grad h^*(y) = ((p - 1)/scale) grad(||y||_q^2/2)``,
         ``grad (h + t lam ||.||_1)^*(y) = grad h^*(S_{t lam}(y))``
 
-    (``h`` is sign-preserving, spec section 2.2). ``p = 2``, ``scale = 1`` is :class:`Euclidean`; the standard
+    (``h`` is sign-preserving). ``p = 2``, ``scale = 1`` is :class:`Euclidean`; the standard
     choice for ``l1`` geometry is ``p = 1 + 1/ln d``.
 
     Parameters

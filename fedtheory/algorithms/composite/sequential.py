@@ -1,11 +1,11 @@
 """Sequential composite methods of section 4.1.1, vectorised over replicas (and a minibatch of clients).
 
-* :func:`proximal_gradient` -- PGM, eq. (4.3) (line 1661): ``x^{t+1} = prox_{eta psi}(x^t - eta g^t)``.
-* :func:`mirror_descent` -- Bregman-PGM / COMID, eq. (4.4) (line 1667):
+* :func:`proximal_gradient` -- PGM, eq. (4.3): ``x^{t+1} = prox_{eta psi}(x^t - eta g^t)``.
+* :func:`mirror_descent` -- Bregman-PGM / COMID, eq. (4.4):
   ``x^{t+1} = argmin_x {eta <g^t, x> + eta psi(x) + D_h(x, x^t)} = grad (h + eta psi)^*(grad h(x^t) - eta g^t)``.
-  The primal-dual form printed as eq. (4.5) (line 1671) omits the factor ``eta`` on the gradient; the argmin (4.4)
-  and the client step of Algorithm 5 (line 1743) both carry it, and so does this implementation.
-* :func:`dual_averaging` -- regularized dual averaging, eq. (4.6) (line 1683):
+  The primal-dual form printed as eq. (4.5) omits the factor ``eta`` on the gradient; the argmin (4.4)
+  and the client step of Algorithm 5 both carry it, and so does this implementation.
+* :func:`dual_averaging` -- regularized dual averaging, eq. (4.6):
   ``y^{t+1} = y^t - eta g^t`` with ``g^t`` queried at ``x^t = grad (h + eta t psi)^*(y^t)`` (eq. (4.7)),
   ``y^0 = grad h(x^0)``.
 

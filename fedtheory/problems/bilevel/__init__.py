@@ -1,36 +1,36 @@
 """Simple bilevel instances of the StR-FedAvg paper and their exact references.
 
-Paper: ``shared/seeds/003_511a8e816d499631.txt`` (key ``str-fedavg``). Problem (1) (line 16) minimises an outer loss
-``f`` over ``X*_h = argmin h`` for a federated inner loss ``h = (1/N) sum_i h_i`` (Assumption 1, line 109). This
-package holds the spec's engines (spec section 1.5, W-1, W-2, W-5, W-6), the outer smoothings of Sect. 5 (spec 2.3)
-and the instance library (spec sections 4 and 5).
+Problem (1) minimises an outer loss
+``f`` over ``X*_h = argmin h`` for a federated inner loss ``h = (1/N) sum_i h_i`` (Assumption 1). This
+package holds the spec's engines, the outer smoothings of Sect. 5
+and the instance library.
 
 Inner losses
 
-- :class:`InnerLeastSquares` -- ``h(y) = (1/N) sum_i 1/2 ||U_i y - v_i||^2``, the inner level of problems (15)-(16)
-  (lines 648, 671), with the exact solution set ``U^+ v + null(U)``, ``h*``, the inner gap and the weak-sharpness
-  constants of spec W-1; :class:`RowSampling` is its one-row stochastic gradient (the stochastic variant of spec 5).
+- :class:`InnerLeastSquares` -- ``h(y) = (1/N) sum_i 1/2 ||U_i y - v_i||^2``, the inner level of problems (15)-(16),
+with the exact solution set ``U^+ v + null(U)``, ``h*``, the inner gap and the weak-sharpness
+  constants; :class:`RowSampling` is its one-row stochastic gradient.
 - :class:`ResidualNorm` -- ``h(x) = ||U x - v||_p`` (``p = 2`` or ``1``, consistent ``v``), weak sharp of order
-  ``kappa = 1`` (spec W-2); it is not differentiable on ``X*_h`` (Assumption 1 fails: ``smooth = False``).
+  ``kappa = 1``; it is not differentiable on ``X*_h`` (Assumption 1 fails: ``smooth = False``).
 
 Outer functions (each a :class:`~fedtheory.problems.Problem` with ``n_clients = None``)
 
 - :class:`SquaredDistance` ``(mu/2) ||x - x0||^2``; :class:`L1Norm` ``||x||_1`` (problem (15));
-  :class:`HuberL1` ``M^mu_l1 = sum_i H_mu(x_i)`` (Sect. 5.1, line 652); :class:`LogSumPenalty` (Sect. 5.2, line 663)
-  with the prox printed at line 667; :class:`LSPEnvelope` ``M^mu_LSP`` (line 665). A federated quadratic outer with
+  :class:`HuberL1` ``M^mu_l1 = sum_i H_mu(x_i)`` (Sect. 5.1); :class:`LogSumPenalty` (Sect. 5.2)
+  with the prox printed; :class:`LSPEnvelope` ``M^mu_LSP``. A federated quadratic outer with
   heterogeneous ``f_i`` is a :class:`~fedtheory.problems.FederatedQuadratic`.
 
-References (never the slack set ``{h <= h* + delta}``, spec W-4 step 2)
+References (never the slack set ``{h <= h* + delta}``)
 
-- :func:`bilevel_optimum` -- ``x* = argmin_{X*_h} f`` with ``X*_h = x_p + Z z`` parametrised exactly (spec W-5):
+- :func:`bilevel_optimum` -- ``x* = argmin_{X*_h} f`` with ``X*_h = x_p + Z z`` parametrised exactly:
   reduced normal equations for quadratic outers, Clarabel (CVXPY) with a numpy duality-gap certificate for the Huber
   and ``l1`` outers (basis pursuit, with its dual certificate ``g in d||x*||_1 cap row(U)``).
 - :func:`tikhonov_reference` / :func:`tikhonov_point` / :func:`tikhonov_value` / :func:`tikhonov_gap` -- the
   Tikhonov point ``x_eta* = argmin h + eta f`` and ``f_eta*`` (Sect. 1.1 of the spec); :func:`tikhonov_path` -- the
-  eigen closed forms of spec W-6; :func:`exact_regularization_threshold` and :func:`residual_norm_tikhonov` -- the
-  exact-regularization threshold ``eta_crit`` of spec W-2 and a certified SOCP solve.
+  eigen closed forms; :func:`exact_regularization_threshold` and :func:`residual_norm_tikhonov` -- the
+  exact-regularization threshold ``eta_crit`` and a certified SOCP solve.
 
-Instances (spec section 4 items 1-3, spec section 5 Exp. 1 scale-down): :func:`ls_instance`, :func:`drift_instance`,
+Instances: :func:`ls_instance`, :func:`drift_instance`,
 :func:`residual_norm_instance`, :func:`heterogeneous_regression`.
 """
 

@@ -1,5 +1,5 @@
 """Inner losses of the simple bilevel problems: least squares with its exact solution set and row sampling, and
-the residual norms (spec W-1, W-2).
+the residual norms.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..solution_sets import AffineSolutionSet
 
 
 class InnerLeastSquares(FederatedQuadratic):
-    """``h(y) = (1/N) sum_i h_i(y)``, ``h_i(y) = 1/2 ||U_i y - v_i||^2`` (problem (15), line 648; spec W-1).
+    """``h(y) = (1/N) sum_i h_i(y)``, ``h_i(y) = 1/2 ||U_i y - v_i||^2`` (problem (15)).
 
     A :class:`~fedtheory.problems.FederatedQuadratic` with ``A_i = U_i'U_i``, ``b_i = U_i'v_i``,
     ``c_i = ||v_i||^2/2``, so ``h(y) = (1/(2N)) ||U y - v||^2`` with ``U``, ``v`` the stacked client blocks.
@@ -38,9 +38,9 @@ class InnerLeastSquares(FederatedQuadratic):
     N : int
         Number of clients.
     solution_set : AffineSolutionSet
-        ``X*_h = U^+ v + null(U)`` (spec W-1).
+        ``X*_h = U^+ v + null(U)``.
     smooth : bool
-        ``True``: every ``h_i`` is convex and ``L_{h_i}``-smooth (Assumption 1, line 109).
+        ``True``: every ``h_i`` is convex and ``L_{h_i}``-smooth (Assumption 1).
 
     Notes
     -----
@@ -98,7 +98,7 @@ class InnerLeastSquares(FederatedQuadratic):
             raise InvalidParameterError("N", f"at most m = {U.shape[0]} clients (each needs a row)", N)
         return cls(np.array_split(U, N), np.array_split(v, N))
 
-    # --- constants (spec W-1) -------------------------------------------------------------------------------------
+    # --- constants -------------------------------------------------------------------------------------
     @cached_property
     def client_L(self) -> np.ndarray:
         """``L_{h_i} = sigma_max(U_i)^2`` (N,)."""
@@ -106,7 +106,7 @@ class InnerLeastSquares(FederatedQuadratic):
 
     @cached_property
     def L_h(self) -> float:
-        """``L_h = max_i L_{h_i}`` (spec 1.3, implementation of Assumption 1)."""
+        """``L_h = max_i L_{h_i}``."""
         return float(self.client_L.max())
 
     @property
@@ -128,12 +128,12 @@ class InnerLeastSquares(FederatedQuadratic):
     @cached_property
     def alpha_2(self) -> float:
         """``alpha_2 = sigma_r(U)^2/(2N) = lambda_min^+(H)/2``: the largest ``alpha`` with
-        ``h - h* >= alpha dist^2`` (weak sharpness of order ``kappa = 2``, Notation line 47; spec W-1)."""
+        ``h - h* >= alpha dist^2`` (weak sharpness of order ``kappa = 2``, Notati)."""
         return float(self.solution_set.singular_values[-1] ** 2 / (2 * self.N))
 
     @cached_property
     def beta_2(self) -> float:
-        """``beta_2 = sigma_1(U)^2/(2N)``: ``h - h* <= beta_2 dist^2`` (spec W-1)."""
+        """``beta_2 = sigma_1(U)^2/(2N)``: ``h - h* <= beta_2 dist^2``."""
         return float(self.solution_set.singular_values[0] ** 2 / (2 * self.N))
 
     @cached_property
@@ -160,7 +160,7 @@ class InnerLeastSquares(FederatedQuadratic):
         return np.sum((x @ self.U.T - self.v) ** 2, axis=-1) / (2 * self.N)
 
     def inner_gap(self, y) -> np.ndarray:
-        """``h(y) - h* = (1/(2N)) ||U (y - Pi y)||^2 = (1/(2N)) sum_k sigma_k^2 c_k^2`` (spec W-1), with ``c`` the
+        """``h(y) - h* = (1/(2N)) ||U (y - Pi y)||^2 = (1/(2N)) sum_k sigma_k^2 c_k^2``, with ``c`` the
         coordinates of ``y - U^+ v`` in the orthonormal basis of ``row(U)``; no subtraction of ``h*``."""
         y = self.check_point(y, "y")
         sol = self.solution_set
@@ -171,7 +171,7 @@ class InnerLeastSquares(FederatedQuadratic):
         """``h(x) - h*`` (:meth:`inner_gap`)."""
         return self.inner_gap(x)
 
-    # --- row sampling (spec 5, stochastic variant) --------------------------------------------------------------
+    # --- row sampling --------------------------------------------------------------
     def draw_rows(self, rng: np.random.Generator, shape: tuple[int, ...] = (), batch_size: int = 1) -> np.ndarray:
         """Row indices ``(*shape, N, batch_size)``: client ``i`` draws uniformly from its ``m_i`` rows, with
         replacement, independently across ``shape``, clients and draws."""
@@ -201,7 +201,7 @@ class InnerLeastSquares(FederatedQuadratic):
         of squares, so no cancellation).
 
         It grows with ``||x||`` unless every row is interpolated, so Assumption 2 (a variance bound uniform in
-        ``x``, line 117) holds only on bounded sets."""
+        ``x``) holds only on bounded sets."""
         x = self.check_client_points(x)
         batch_size = positive_int("batch_size", batch_size)
         r = np.einsum("mld,...md->...ml", self._U_pad, x) - self._v_pad
@@ -212,7 +212,7 @@ class InnerLeastSquares(FederatedQuadratic):
         return spread.sum(axis=-1) / self.sizes / batch_size
 
     def rows(self, batch_size: int = 1) -> RowSampling:
-        """The row-sampling oracle (``batch_size`` rows per client and call; 1 is spec 5's stochastic variant)."""
+        """The row-sampling oracle (``batch_size`` rows per client and call; 1 is the one-row stochastic variant)."""
         return RowSampling(self, batch_size)
 
 
@@ -240,7 +240,7 @@ class RowSampling:
 
 
 class ResidualNorm(Problem):
-    """``h(x) = ||U x - v||_p`` with ``v`` in ``range(U)`` (spec W-2): weak sharp of order ``kappa = 1``.
+    """``h(x) = ||U x - v||_p`` with ``v`` in ``range(U)``: weak sharp of order ``kappa = 1``.
 
     With ``d = x - Pi(x)`` in ``row(U)``, ``h(x) - h* = ||U d||_p`` and ``h* = 0``. For ``p = 2``,
     ``||U d||_2 >= sigma_r(U) ||d||`` with equality along ``v_r``, so ``alpha = sigma_r(U)`` exactly; for ``p = 1``,
@@ -258,7 +258,7 @@ class ResidualNorm(Problem):
     Attributes
     ----------
     smooth : bool
-        ``False``: ``h`` is not differentiable on ``X*_h``, so Assumption 1 (``h_i`` ``L_h``-smooth, line 109) is
+        ``False``: ``h`` is not differentiable on ``X*_h``, so Assumption 1 (``h_i`` ``L_h``-smooth) is
         violated; these instances serve the proof-level inequalities of Props 2/5 Case iii only.
     violates : str
         The hypothesis violated, in words.
@@ -276,7 +276,7 @@ class ResidualNorm(Problem):
     """
 
     smooth = False
-    violates = "Assumption 1 (line 109): h is not differentiable on X*_h, so h_i is not L_h-smooth"
+    violates = "Assumption 1: h is not differentiable on X*_h, so h_i is not L_h-smooth"
     kappa = 1.0
 
     def __init__(self, U, v, p: int = 2):
@@ -292,7 +292,7 @@ class ResidualNorm(Problem):
         self.consistency_residual = float(np.linalg.norm(left[:, self.solution_set.rank :].T @ self.v))
         if self.consistency_residual > 1e-10 * max(1.0, float(np.linalg.norm(self.v))):
             raise InvalidParameterError(
-                "v", "a vector in range(U) (a consistent system, spec W-2)", f"residual {self.consistency_residual:.3g}"
+                "v", "a vector in range(U) (a consistent system)", f"residual {self.consistency_residual:.3g}"
             )
         self.h_star = 0.0
         self.alpha = float(self.solution_set.singular_values[-1])

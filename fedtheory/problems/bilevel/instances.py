@@ -46,7 +46,7 @@ def _sparse(rng: np.random.Generator, n: int, sparsity: int) -> np.ndarray:
 def ls_instance(
     m: int, n: int, N: int, rng: np.random.Generator, *, sparsity: int = 5, row_scale: float = 1.0
 ) -> RegressionInstance:
-    """LS(m, n, N) of spec section 4 item 1.
+    """LS(m, n, N): an underdetermined least-squares inner problem over ``N`` clients.
 
     Recipe: ``U`` has i.i.d. ``N(0, 1/n)`` entries (``m x n``), times ``row_scale``; ``x_true`` has ``sparsity``
     nonzero ``N(0, 1)`` entries on a uniformly random support; ``v = U x_true`` (consistent, ``h* = 0``); rows are
@@ -67,7 +67,7 @@ def ls_instance(
 
 @dataclass(frozen=True)
 class DriftInstance:
-    """Spec section 4 item 2: heterogeneous LS clients for the client-drift fixed point (spec 2.1).
+    """Heterogeneous LS clients for the client-drift fixed point.
 
     Attributes
     ----------
@@ -102,7 +102,7 @@ def drift_instance(
     K: int = 10,
     gamma_l=(0.05, 0.02, 0.01, 0.005),
 ) -> DriftInstance:
-    """Spec section 4 item 2: ``LS(m, n, N)`` (:func:`ls_instance`, default 8 x 6 with 4 clients of 2 rows), outer
+    """``LS(m, n, N)`` (:func:`ls_instance`, default 8 x 6 with 4 clients of 2 rows), outer
     ``f = 1/2 ||x||^2``, ``eta = 0.3``, ``K = 10``, ``gamma_l in {0.05, 0.02, 0.01, 0.005}``."""
     base = ls_instance(m, n, N, rng, sparsity=min(5, n))
     gammas = tuple(positive("gamma_l", g) for g in gamma_l)
@@ -113,7 +113,7 @@ def drift_instance(
 
 @dataclass(frozen=True)
 class ResidualNormInstance:
-    """Spec section 4 item 3: ``h = ||U x - v||_p`` (consistent) with ``f = 1/2 ||x - x0||^2``.
+    """``h = ||U x - v||_p`` (consistent) with ``f = 1/2 ||x - x0||^2``.
 
     Attributes
     ----------
@@ -132,7 +132,7 @@ class ResidualNormInstance:
 def residual_norm_instance(
     rng: np.random.Generator, *, m: int = 5, n: int = 8, p: int = 2, x0_std: float = 3.0
 ) -> ResidualNormInstance:
-    """Spec section 4 item 3: ``U`` (``m x n`` = 5 x 8) with i.i.d. ``N(0, 1)`` entries, ``x_true ~ N(0, I_n)``,
+    """``U`` (``m x n`` = 5 x 8) with i.i.d. ``N(0, 1)`` entries, ``x_true ~ N(0, I_n)``,
     ``v = U x_true`` (consistent), ``h = ||U x - v||_p``, ``f = 1/2 ||x - x0||^2`` with ``x0 ~ N(0, x0_std^2 I)``
     (``N(0, 9 I)`` by default). Draw order: ``U``, ``x_true``, ``x0``."""
     rng = generator("rng", rng)
@@ -155,7 +155,7 @@ def heterogeneous_regression(
     client_L_max: float = 5.0,
     row_scale: float = 1.0,
 ) -> RegressionInstance:
-    """The synthetic scale-down of Exp. 1 (Sect. 5.1, lines 648-654; spec section 5).
+    """The synthetic scale-down of Exp. 1 (Sect. 5.1).
 
     Recipe:
 
@@ -165,7 +165,7 @@ def heterogeneous_regression(
     3. every row is multiplied by ``c = row_scale min{sqrt(lambda_max/lambda_max(H)),
        sqrt(client_L_max/max_i L_{h_i})}`` (``H = U'U/N``, ``L_{h_i} = sigma_max(U_i)^2``), so that
        ``lambda_max(H) <= 1`` and ``max_i L_{h_i} <= 5`` with equality in the binding one (``row_scale < 1``
-       shrinks further, e.g. after an unstable round map; spec 5);
+       shrinks further, e.g. after an unstable round map);
     4. ``x_true`` is ``sparsity``-sparse (5) with ``N(0, 1)`` entries, ``v = U x_true + noise N(0, I_m)``; ``m < n``
        and ``U`` of full row rank make the system consistent anyway (``h* = 0`` up to rounding).
 

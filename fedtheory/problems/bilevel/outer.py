@@ -1,4 +1,4 @@
-"""Outer functions of the simple bilevel problems (spec 2.3): squared distance, l1, the Huber envelope, the log-sum
+"""Outer functions of the simple bilevel problems: squared distance, l1, the Huber envelope, the log-sum
 penalty with its printed prox and its envelope.
 """
 
@@ -34,7 +34,7 @@ class _Separable(Problem):
 
 
 class SquaredDistance(_Separable):
-    """``f(x) = (mu/2) ||x - x0||^2`` (spec W-2, W-5; with ``mu = 1`` the projection subproblem (4), line 88).
+    """``f(x) = (mu/2) ||x - x0||^2`` (with ``mu = 1`` the projection subproblem (4)).
 
     ``L = mu``-smooth and ``mu``-strongly convex, ``inf f = 0`` at ``x0``.
     """
@@ -65,7 +65,7 @@ class SquaredDistance(_Separable):
 
 
 class L1Norm(_Separable):
-    """``f(x) = ||x||_1``, the outer level of problem (15) (line 648); convex, not smooth (``L = inf``)."""
+    """``f(x) = ||x||_1``, the outer level of problem (15); convex, not smooth (``L = inf``)."""
 
     L = math.inf
     mu = 0.0
@@ -84,7 +84,7 @@ class L1Norm(_Separable):
 
 class HuberL1(_Separable):
     """Moreau envelope of the ``l1`` norm, ``M^mu_l1(x) = min_y ||y||_1 + ||x - y||^2/(2 mu) = sum_i H_mu(x_i)``
-    (Sect. 5.1, line 652; spec 2.3), ``H_mu(t) = t^2/(2 mu)`` for ``|t| <= mu``, ``|t| - mu/2`` otherwise.
+    (Sect. 5.1), ``H_mu(t) = t^2/(2 mu)`` for ``|t| <= mu``, ``|t| - mu/2`` otherwise.
 
     ``grad M = (x - prox(x))/mu = clip(x/mu, -1, 1)``; ``M`` is convex and ``L = 1/mu``-smooth; ``inf M = 0``.
 
@@ -112,16 +112,16 @@ class HuberL1(_Separable):
         return np.sum(np.where(a <= m, a * a / (2 * m), a - m / 2), axis=-1)
 
     def grad(self, x) -> np.ndarray:
-        """``clip(x/mu, -1, 1)`` (spec 2.3; equals ``(x - prox(x))/mu``, line 652)."""
+        """``clip(x/mu, -1, 1)`` (equals ``(x - prox(x))/mu``)."""
         return np.clip(self.check_point(x) / self.smoothing, -1.0, 1.0)
 
     def prox(self, x) -> np.ndarray:
-        """``prox^mu_l1(x) = sign(x) max(|x| - mu, 0)`` (line 652)."""
+        """``prox^mu_l1(x) = sign(x) max(|x| - mu, 0)``."""
         return soft_threshold(self.check_point(x), self.smoothing)
 
 
 class LogSumPenalty(_Separable):
-    """``LSP(x) = sum_i log(1 + |x_i|/eps)`` (Sect. 5.2, line 663), ``eps > 0``.
+    """``LSP(x) = sum_i log(1 + |x_i|/eps)`` (Sect. 5.2), ``eps > 0``.
 
     Nonconvex: ``(1/eps^2)``-weakly convex (``log(1 + t/eps)`` has curvature ``>= -1/eps^2`` on ``t > 0`` and a
     convex kink at 0), so ``mu = -1/eps^2``; not smooth at 0 (``L = inf``); ``inf LSP = 0`` at 0.
@@ -155,11 +155,11 @@ class LogSumPenalty(_Separable):
         return np.sign(x) / (self.eps + np.abs(x))
 
     def in_printed_regime(self, mu: float) -> bool:
-        """Whether ``sqrt(mu) <= eps``, the case of the printed prox (line 665)."""
+        """Whether ``sqrt(mu) <= eps``, the case of the printed prox."""
         return positive("mu", mu) <= self.eps**2
 
     def prox(self, x, mu: float, *, allow_outside: bool = False) -> np.ndarray:
-        """The prox of ``mu LSP`` AS PRINTED at line 667 (componentwise, "in the case where sqrt(mu) <= eps")::
+        """The prox of ``mu LSP`` AS PRINTED (componentwise, "in the case where sqrt(mu) <= eps")::
 
             prox(x_i) = 0                                                   if |x_i| <= mu/eps
                       = sign(x_i) (|x_i| - eps + sqrt((|x_i| + eps)^2 - 4 mu))/2   otherwise.
@@ -178,7 +178,7 @@ class LogSumPenalty(_Separable):
         if not allow_outside and not self.in_printed_regime(mu):
             raise InvalidParameterError(
                 "mu",
-                f"mu <= eps^2 = {self.eps**2:g} (the printed regime sqrt(mu) <= eps, line 665; "
+                f"mu <= eps^2 = {self.eps**2:g} (the printed regime sqrt(mu) <= eps; "
                 "pass allow_outside=True to evaluate the printed formula anyway)",
                 mu,
             )
@@ -218,13 +218,13 @@ class LogSumPenalty(_Separable):
 
 class LSPEnvelope(_Separable):
     """Moreau envelope of the log-sum penalty, ``M^mu_LSP(x) = LSP(p(x)) + ||x - p(x)||^2/(2 mu)`` with ``p`` the
-    printed prox (line 665-667; the paper writes ``f(prox_LSP(x))``, read ``f = LSP``), and
-    ``grad M = (x - p(x))/mu`` (line 665).
+    printed prox (the paper writes ``f(prox_LSP(x))``, read ``f = LSP``), and
+    ``grad M = (x - p(x))/mu``.
 
     Only the printed regime ``sqrt(mu) <= eps`` is accepted. ``LSP`` is ``rho = 1/eps^2``-weakly convex, so for
     ``mu < 1/rho`` the envelope is ``rho/(1 - mu rho)``-weakly convex (``mu`` attribute: its negative) and
-    ``L = max{1/mu, rho/(1 - mu rho)}`` is an UPPER bound on the Lipschitz constant of its gradient (spec 2.3;
-    ``L = inf`` at ``mu = eps^2``, where ``p`` is not Lipschitz at ``|x| = mu/eps``). For LSP the bound is approached:
+    ``L = max{1/mu, rho/(1 - mu rho)}`` is an UPPER bound on the Lipschitz constant of its gradient. For LSP the bound
+    is approached:
     ``M'' = 1/mu`` on ``|x| < mu/eps`` and ``M'' = -1/((eps + |p|)^2 - mu) -> -rho/(1 - mu rho)`` as ``|x| -> mu/eps``
     from above (the tests measure it). ``inf M = 0`` at 0.
 
@@ -242,13 +242,13 @@ class LSPEnvelope(_Separable):
         self.eps = self.lsp.eps
         self.smoothing = positive("mu", mu)
         if not self.lsp.in_printed_regime(self.smoothing):
-            raise InvalidParameterError("mu", f"mu <= eps^2 = {self.eps**2:g} (the printed regime, line 665)", mu)
+            raise InvalidParameterError("mu", f"mu <= eps^2 = {self.eps**2:g} (the printed regime)", mu)
         rho, m = self.lsp.weak_convexity, self.smoothing
         self.weak_convexity = math.inf if m * rho >= 1 else rho / (1 - m * rho)
 
     @property
     def L(self) -> float:
-        """``max{1/mu, rho/(1 - mu rho)}``, ``rho = 1/eps^2`` (an upper bound; spec 2.3)."""
+        """``max{1/mu, rho/(1 - mu rho)}``, ``rho = 1/eps^2`` (an upper bound)."""
         return max(1.0 / self.smoothing, self.weak_convexity)
 
     @property

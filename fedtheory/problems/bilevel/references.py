@@ -1,5 +1,5 @@
-"""Exact references of the simple bilevel problems: the bilevel optimum on the exact solution set (spec W-5) and
-the Tikhonov points, path and exact-regularization threshold (spec 1.1, W-2, W-6).
+"""Exact references of the simple bilevel problems: the bilevel optimum on the exact solution set and
+the Tikhonov points, path and exact-regularization threshold.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .outer import HuberL1, L1Norm, SquaredDistance
 
 @dataclass(frozen=True)
 class BilevelReference:
-    """``x* in argmin_{x in X*_h} f(x)`` with ``X*_h`` represented exactly (spec W-5).
+    """``x* in argmin_{x in X*_h} f(x)`` with ``X*_h`` represented exactly.
 
     Attributes
     ----------
@@ -35,9 +35,9 @@ class BilevelReference:
         ``||grad f(x*)||`` (``None`` for the nonsmooth ``l1`` outer).
     g : ndarray (n,) or None
         For the ``l1`` outer: a dual certificate ``g in d||x*||_1 cap row(U)`` (``||g||_inf <= 1``, ``g_j =
-        sign(x*_j)`` on the support), usable in place of ``grad f(x*)`` (spec W-5); ``None`` otherwise.
+        sign(x*_j)`` on the support), usable in place of ``grad f(x*)``; ``None`` otherwise.
     M : float
-        ``f* - inf f`` (the ``M`` of the proof of Prop 2 with ``delta = 0``, spec 1.4).
+        ``f* - inf f`` (the ``M`` of the proof of Prop 2 with ``delta = 0``).
     certificate : dict
         ``solver``, ``version``, ``stationarity_residual`` (``||Z' grad f(x*)||``: the part of ``grad f(x*)``
         outside ``row(U)``; for ``l1`` that of ``g``), ``feasibility_residual`` (``dist(x*, X*_h)``) and, for
@@ -102,7 +102,7 @@ def _clarabel_certificate(cert: dict) -> dict:
 
 def bilevel_optimum(inner, outer, *, tol: float = 1e-8) -> BilevelReference:
     """``x* = argmin_{x in X*_h} f(x)`` on ``X*_h = x_p + Z z`` (``x_p = U^+ v``, ``Z`` an orthonormal basis of
-    ``null(U)``; spec W-4 step 2, W-5), never on the slack set ``{h <= h* + delta}``.
+    ``null(U)``), never on the slack set ``{h <= h* + delta}``.
 
     - Quadratic ``f(x) = x'A x/2 - b'x + c`` (:class:`SquaredDistance`,
       :class:`~fedtheory.problems.FederatedQuadratic`): the reduced normal equations ``Z'A Z z = Z'(b - A x_p)``
@@ -248,7 +248,7 @@ def _l1_gap(x: np.ndarray, g: np.ndarray, xp: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class TikhonovReference:
-    """``x_eta* = argmin_x h(x) + eta f(x)`` and ``f_eta* = h(x_eta*) + eta f(x_eta*)`` (spec 1.1).
+    """``x_eta* = argmin_x h(x) + eta f(x)`` and ``f_eta* = h(x_eta*) + eta f(x_eta*)``.
 
     Attributes
     ----------
@@ -282,7 +282,7 @@ def tikhonov_reference(inner, outer, eta, *, tol: float = 1e-8) -> TikhonovRefer
     """The Tikhonov point and value for every ``eta`` (an array is vectorised for quadratic outers).
 
     - :class:`InnerLeastSquares` with a quadratic outer ``x'A x/2 - b'x + c``: ``(H + eta A) x = U'v/N + eta b``
-      (spec W-5: ``x_eta* = (H + eta mu I)^{-1}(U'v/N + eta mu x0)`` for ``(mu/2)||x - x0||^2``), one batched solve.
+      (``x_eta* = (H + eta mu I)^{-1}(U'v/N + eta mu x0)`` for ``(mu/2)||x - x0||^2``), one batched solve.
     - :class:`InnerLeastSquares` with :class:`HuberL1`: Clarabel per ``eta``, polished by the linear solve of the
       stationarity condition on Clarabel's active set; certified by the Fenchel duality gap with
       ``y = t grad h(x)``, ``t = min(1, eta/||grad h(x)||_inf)`` (``-y/eta`` is dual feasible for ``eta f``).
@@ -406,7 +406,7 @@ def tikhonov_gap(inner: InnerLeastSquares, outer, eta, x) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TikhonovPath:
-    """The Tikhonov path of ``h = (1/(2N))||U y - v||^2`` with ``f = (mu/2)||x||^2`` (spec W-6).
+    """The Tikhonov path of ``h = (1/(2N))||U y - v||^2`` with ``f = (mu/2)||x||^2``.
 
     With ``x* = U^+ v`` and the eigenpairs ``(lambda_k, u_k)`` of ``H = U'U/N`` (``lambda_k = sigma_k^2/N``),
     coordinates ``x*_k = u_k'x*``:
@@ -432,7 +432,7 @@ class TikhonovPath:
 
 
 def tikhonov_path(inner: InnerLeastSquares, mu: float, etas) -> TikhonovPath:
-    """Closed forms of spec W-6 for ``f = (mu/2)||x||^2`` on every ``eta`` of ``etas`` (1-D)."""
+    """Closed forms for ``f = (mu/2)||x||^2`` on every ``eta`` of ``etas`` (1-D)."""
     if not isinstance(inner, InnerLeastSquares):
         raise InvalidParameterError("inner", "an InnerLeastSquares", type(inner).__name__)
     mu = positive("mu", mu)
@@ -450,7 +450,7 @@ def tikhonov_path(inner: InnerLeastSquares, mu: float, etas) -> TikhonovPath:
 
 
 def exact_regularization_threshold(U, v, x0) -> float:
-    """``eta_crit = 1/||(U^+)'(x0 - x*)||`` for ``h = ||U x - v||_2`` and ``f = 1/2 ||x - x0||^2`` (spec W-2).
+    """``eta_crit = 1/||(U^+)'(x0 - x*)||`` for ``h = ||U x - v||_2`` and ``f = 1/2 ||x - x0||^2``.
 
     ``x* = Pi(x0) = x0 - U^+(U x0 - v)``; the Tikhonov point equals ``x*`` iff ``eta (x0 - x*) = U'w`` for some
     ``||w|| <= 1``, and the minimum-norm ``w`` is ``eta (U^+)'(x0 - x*)``. ``inf`` when ``x0`` is in ``X*``.
@@ -472,7 +472,7 @@ def _point(name: str, x, dim: int) -> np.ndarray:
 
 
 def residual_norm_tikhonov(U, v, x0, eta: float, *, tol: float = 1e-8) -> TikhonovReference:
-    """Certified ``x_eta = argmin ||U x - v||_2 + (eta/2)||x - x0||^2`` (an SOCP, solved by Clarabel; spec W-2).
+    """Certified ``x_eta = argmin ||U x - v||_2 + (eta/2)||x - x0||^2`` (an SOCP, solved by Clarabel).
 
     Clarabel solves the epigraph form ``min t + (eta/2) s`` s.t. ``||U(x0 + d) - v|| <= t``, ``||d||^2 <= s``
     (``x = x0 + d``; the direct form often stops at "AlmostSolved" at the pinned tolerances). Its point is kept in
