@@ -28,6 +28,15 @@ COMPARED = (
 )
 
 
+def _paths(a, b, path: str) -> list[str]:
+    """Where two JSON values differ: ``path: old -> new`` at each differing leaf."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [line for k in {**a, **b} for line in _paths(a.get(k), b.get(k), f"{path}/{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [line for i, (x, y) in enumerate(zip(a, b)) for line in _paths(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {a!r:.100} -> {b!r:.100}"]
+
+
 def differences(old: dict, new: dict, subset: bool = False) -> list[str]:
     before = {c["id"]: c for c in old["claims"]}
     after = {c["id"]: c for c in new["claims"]}
@@ -35,8 +44,7 @@ def differences(old: dict, new: dict, subset: bool = False) -> list[str]:
     lines += [f"only in new: {i}" for i in sorted(after.keys() - before.keys())]
     for i in sorted(before.keys() & after.keys()):
         for key in COMPARED:
-            if before[i].get(key) != after[i].get(key):
-                lines.append(f"{i}: {key} {before[i].get(key)!r:.120} -> {after[i].get(key)!r:.120}")
+            lines += [f"{i}: {line}" for line in _paths(before[i].get(key), after[i].get(key), key)]
     return lines
 
 
