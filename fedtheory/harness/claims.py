@@ -347,6 +347,35 @@ class Claim:
 REGISTRY: dict[str, Claim] = {}
 
 
+@dataclass(frozen=True)
+class Paper:
+    """The record of a paper whose claims are registered: what a reader needs to find the printed text."""
+
+    key: str
+    """The first part of every claim id of the paper (``yuan-thesis``)."""
+    title: str
+    authors: str
+    venue: str
+    """Where it appeared, or its arXiv id and version (``arXiv:2503.08634v2``)."""
+
+
+PAPERS: dict[str, Paper] = {}
+PAPER_KEY = re.compile(r"[A-Za-z0-9][\w.\-]*")
+
+
+def paper(key: str, *, title: str, authors: str, venue: str) -> Paper:
+    """Register the record of paper ``key`` (once per paper, in its package's ``__init__``) and return it."""
+    if not isinstance(key, str) or not PAPER_KEY.fullmatch(key):
+        raise InvalidParameterError("key", "a paper key of letters, digits, '.', '-', '_' (e.g. 'my-paper')", key)
+    for name, value in (("title", title), ("authors", authors), ("venue", venue)):
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidParameterError(name, "a non-empty string", value)
+    record = Paper(key, title, authors, venue)
+    if PAPERS.setdefault(key, record) != record:
+        raise InvalidParameterError("key", f"a paper key with one record (already {PAPERS[key]})", key)
+    return record
+
+
 def claim(
     id: str, *, source: str, statement: str, expect: str, figure: str | None = None, expect_full: str | None = None
 ):

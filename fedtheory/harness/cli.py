@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from . import report
-from .claims import LOAD_ERRORS, PROFILES, select
+from .claims import LOAD_ERRORS, PAPERS, PROFILES, select
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
 
@@ -220,6 +220,9 @@ def _show(args, out: Console, err: Console) -> int:
     _warn_skipped_plugins()
     r = run_claim(c, args.profile)
     out.print(f"[bold]{escape(c.id)}[/]  ({escape(c.source)})", highlight=False)
+    record = PAPERS.get(c.paper)
+    if record is not None:
+        out.print(f"paper:     {record.authors}, {record.title}; {record.venue}", highlight=False, markup=False)
     out.print(f"defined:   {c.where}", highlight=False, markup=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
     out.print(

@@ -37,7 +37,9 @@ class Points:
         """
         n = len(self.measured)
         if n and set(parameters) != set(self.grid):
-            raise InvalidParameterError("parameters", f"the names of the first point: {', '.join(self.grid)}", parameters)
+            raise InvalidParameterError(
+                "parameters", f"the names of the first point: {', '.join(self.grid)}", parameters
+            )
         if n and (bound is None) != (len(self.bound) == 0):
             raise InvalidParameterError("bound", "a bound at every point, or at none", bound)
         if n and (interval is None) != (len(self.lo) == 0):

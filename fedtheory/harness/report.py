@@ -16,6 +16,8 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
+from .claims import PAPERS
+
 
 @dataclass
 class Result:
@@ -136,13 +138,16 @@ def write_text_atomically(path: Path, text: str) -> Path:
 
 
 def write_json(results: list[Result], path: Path, *, profile: str, seconds: float) -> Path:
-    """The JSON report: profile, time, versions, summary and every result."""
+    """The JSON report: profile, time, versions, summary, the record of every paper with a result, and every
+    result."""
     stack = versions()
+    keys = dict.fromkeys(r.id.split("/")[0] for r in results)
     doc = {
         "profile": profile,
         "seconds": seconds,
         "versions": stack,
         "summary": summary(results, seconds),
+        "papers": {key: asdict(PAPERS[key]) if key in PAPERS else None for key in keys},
         "claims": [{**asdict(r), "versions": stack} for r in results],
     }
     return write_text_atomically(path, json.dumps(jsonable(doc), indent=1) + "\n")
