@@ -3,9 +3,6 @@
 
 Arguments: ``mu, M, K, R``, the initial potential ``pot0`` (Psi0 or Phi0), ``s2 = sigma^2`` and ``L``. Where the
 printed text is ambiguous the reading is a parameter and documented here.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.5 at line 953, Theorem B.1 at 3297, Lemma B.15 at
-3809, Theorem B.12 at 3787, Theorem B.18 at 3911.
 """
 
 from __future__ import annotations
