@@ -41,3 +41,26 @@ def test_lock_pins_every_dependency_inside_its_range():
         name = canonicalize_name(req.name)
         assert name in pins, f"{req.name} is not in requirements.lock"
         assert req.specifier.contains(pins[name], prereleases=True), f"{req.name}=={pins[name]} is outside {req}"
+
+
+def test_readme_claim_example_runs_and_holds(tmp_path):
+    from fedtheory.harness.claims import PAPERS, REGISTRY
+    from fedtheory.harness.family import FAMILIES
+    from fedtheory.harness.runner import run_claim
+
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("### The claim idiom", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    wrong = example.replace('(1 - run["mu"]) ** t', '(1 - 4 * run["mu"]) ** t')  # negative control: too fast a rate
+    assert wrong != example
+    try:
+        exec(compile(example, "README claim idiom", "exec"), {})
+        result = run_claim(REGISTRY["my-paper/thm-1"], "quick", figures_dir=tmp_path)
+        assert result.error is None and result.verdict == "holds", (result.error, result.margin)
+        assert (tmp_path / "my-paper" / "thm-1-gaps.png").is_file()
+        del REGISTRY["my-paper/thm-1"], FAMILIES["my-paper/gd-runs"]  # defined again by the negative control
+        exec(compile(wrong, "README claim idiom, too fast a rate", "exec"), {})
+        assert run_claim(REGISTRY["my-paper/thm-1"], "quick").verdict == "fails"
+    finally:
+        REGISTRY.pop("my-paper/thm-1", None)
+        PAPERS.pop("my-paper", None)
+        FAMILIES.pop("my-paper/gd-runs", None)
