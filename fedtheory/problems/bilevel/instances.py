@@ -1,4 +1,4 @@
-"""Seeded instances of the StR-FedAvg spec (sections 4 and 5)."""
+"""Seeded instances of simple bilevel problems: least-squares and residual-norm inner losses with a known truth."""
 
 from __future__ import annotations
 
@@ -155,7 +155,8 @@ def heterogeneous_regression(
     client_L_max: float = 5.0,
     row_scale: float = 1.0,
 ) -> RegressionInstance:
-    """The synthetic scale-down of Exp. 1 (Sect. 5.1).
+    """Heterogeneous sparse regression over ``N`` clients (a synthetic, scaled-down stand-in for a federated
+    regression data set).
 
     Recipe:
 
