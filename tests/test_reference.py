@@ -1,13 +1,20 @@
+"""Certified references (`fedtheory.reference`, `fedtheory.conic`): statuses, certificates, routes."""
+
 import cvxpy as cp
 import numpy as np
 import pytest
 from rounding import EPS, LIBM_ULPS, gamma
 
 from fedtheory import reference
-from fedtheory.errors import InvalidParameterError, ReferenceSolveError
-from fedtheory.fit import loglog_slope, mc_mean
+from fedtheory.errors import ReferenceSolveError
 from fedtheory.problems import Lasso, sparse_regression_data
 from fedtheory.reference import solve
+
+
+def _socp():
+    x = cp.Variable(4)
+    target = np.array([1.0, -2.0, 0.5, 3.0])
+    return cp.Problem(cp.Minimize(cp.norm(x - target, 2) + 0.3 * cp.sum_squares(x)))
 
 
 def test_infeasible_reference_problem_raises():
@@ -28,12 +35,6 @@ def test_certificate_worse_than_requested_raises():
     with pytest.raises(ReferenceSolveError, match="not certified by any route") as info:
         solve(problem, gap_tol=0.0, residual_tol=0.0)
     assert str(info.value).count("clarabel") == len(reference.ROUTES)  # every route tried and reported
-
-
-def _socp():
-    x = cp.Variable(4)
-    target = np.array([1.0, -2.0, 0.5, 3.0])
-    return cp.Problem(cp.Minimize(cp.norm(x - target, 2) + 0.3 * cp.sum_squares(x)))
 
 
 def test_short_of_optimal_status_is_accepted_only_on_fedtheorys_certificate(monkeypatch):
@@ -78,27 +79,6 @@ def test_lasso_reference_is_certified_twice():
     assert ref.certificate["lasso_duality_gap"] < 1e-8
     assert ref.certificate["kkt_residual"] < 1e-6
     assert ref.solver.startswith("CLARABEL ")
-
-
-def test_loglog_slope_recovers_exponent_with_interval():
-    rng = np.random.default_rng(0)
-    x = np.logspace(0, 3, 20)
-    fit = loglog_slope(x, 3 * x**1.5 * np.exp(0.01 * rng.normal(size=x.size)))
-    assert fit.lo < 1.5 < fit.hi and fit.hi - fit.lo < 0.02
-    exact = loglog_slope(x, x**-2)
-    assert exact.slope == pytest.approx(-2) and exact.hi - exact.lo < 1e-10
-
-
-def test_mc_mean_interval_and_family_size():
-    rng = np.random.default_rng(1)
-    est = mc_mean(rng.normal(size=(10_000, 3)))
-    wider = mc_mean(rng.normal(size=(10_000, 3)), family_size=3)
-    assert np.all(est.lo < 0) and np.all(est.hi > 0)
-    assert np.all((wider.hi - wider.lo) > (est.hi - est.lo))
-    with pytest.raises(InvalidParameterError, match="confidence"):
-        mc_mean([1.0, 2.0], confidence=1.5)
-    with pytest.raises(InvalidParameterError, match="invalid y"):
-        loglog_slope([1, 2, 3], [1, -1, 2])
 
 
 def test_logistic_optimum_without_clarabel_gives_the_same_certified_point():

@@ -193,39 +193,3 @@ def test_within_round_deviation_covariance_agrees_with_monte_carlo():
     est = mc_mean(np.sum(dev[:, 0] ** 2, axis=-1))  # client 0's squared deviation after K steps
     assert est.lo <= np.trace(covs[-1]) <= est.hi
     np.testing.assert_allclose(covs[0], 0.0)
-
-
-def test_fedavg_weighted_average_objective_agrees_with_monte_carlo():
-    # The exact (xbar, sum rho xbar) recursion of weighted_average_gap against a seeded FedAvg run.
-    from fedtheory.exact.moments import weighted_average_gap
-    from fedtheory.fit import mc_mean
-
-    rng = np.random.default_rng(9)
-    Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
-    problem = FederatedQuadratic(Q @ np.diag([1.0, 10**-0.5, 0.1]) @ Q.T, rng.normal(size=3))
-    x0 = problem.x_star + np.array([0.6, -0.48, 0.64])
-    eta, K, R, M = 0.2, 4, 3, 2
-    oracle = AdditiveGaussian(problem, cov=np.diag([0.5, 0.3, 0.2]))
-    S, n = 40_000, K * R
-    rho = (1 - eta * problem.mu / 2) ** (n - np.arange(n) - 1)
-    rho /= rho.sum()
-    exact = weighted_average_gap(oracle, eta, rho, M, x0)
-    clients = np.broadcast_to(x0, (S, M, 3))
-    total = np.zeros((S, 3))
-    for t in range(n):
-        total += rho[t] * clients.mean(axis=1)
-        clients = fedavg.local_sgd(clients, oracle, eta, 1, rng)
-        if (t + 1) % K == 0:
-            clients = np.broadcast_to(clients.mean(axis=1)[:, None, :], clients.shape)
-    e_s, e_x = total - problem.x_star, clients[:, 0] - problem.x_star
-    values = 0.5 * np.einsum("si,ij,sj->s", e_s, problem.A_mean, e_s) + problem.mu / 2 * np.sum(e_x**2, axis=1)
-    est = mc_mean(values)
-    assert est.lo <= exact <= est.hi
-
-
-def test_weighted_average_gap_needs_one_hessian():
-    from fedtheory.exact.moments import weighted_average_gap
-
-    problem = FederatedQuadratic(np.stack([np.eye(2), 2 * np.eye(2)]), np.zeros((2, 2)))
-    with pytest.raises(InvalidParameterError, match="homogeneous"):
-        weighted_average_gap(AdditiveGaussian(problem, sigma=1.0), 0.1, [1.0], 2, np.zeros(2))

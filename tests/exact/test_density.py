@@ -1,4 +1,4 @@
-from fractions import Fraction
+"""The density engine (`fedtheory.exact.density`): forward law, round map, stationary law, error estimates."""
 
 import numpy as np
 import pytest
@@ -7,96 +7,20 @@ from hypothesis import strategies as st
 
 from fedtheory.algorithms import fedavg
 from fedtheory.errors import InvalidParameterError
-from fedtheory.exact import density, moments, rational
+from fedtheory.exact import density
 from fedtheory.fit import mc_mean
-from fedtheory.oracles import AdditiveGaussian, Minibatch, Rademacher
-from fedtheory.problems import FederatedQuadratic, PiecewiseQuadratic, sparse_regression_data
+from fedtheory.oracles import AdditiveGaussian
+from fedtheory.problems import PiecewiseQuadratic
 from fedtheory.problems.piecewise import PiecewiseLinear
 
 
-@given(
-    a=st.floats(0.1, 3.0),
-    eta_a=st.floats(0.01, 1.9),
-    sigma=st.floats(0.1, 2.0),
-    M=st.integers(1, 50),
-    K=st.integers(1, 20),
-    R=st.integers(1, 10),
-    x0=st.floats(-3, 3),
-)
-def test_moments_match_the_one_dimensional_closed_form(a, eta_a, sigma, M, K, R, x0):
-    eta = eta_a / a
-    p = FederatedQuadratic([[a]], [0.0])
-    mom = moments.fedavg_moments(AdditiveGaussian(p, sigma), fedavg.FedAvgParams(eta, K, M), [x0], R)
-    rho = 1 - eta * a
-    g, w = rho**K, eta**2 * sigma**2 / M * sum(rho ** (2 * j) for j in range(K))
-    var = sum(g ** (2 * r) for r in range(R)) * w
-    assert mom.mean[-1, 0] == pytest.approx(g**R * x0, rel=1e-10, abs=1e-12)
-    assert mom.cov[-1, 0, 0] == pytest.approx(var, rel=1e-10, abs=1e-14)
-    subopt = moments.expected_suboptimality(p, mom)[-1]
-    assert subopt == pytest.approx(0.5 * a * (g ** (2 * R) * x0**2 + var), rel=1e-9, abs=1e-14)
-
-
-@pytest.mark.parametrize("oracle_cls", [AdditiveGaussian, Rademacher])
-def test_moments_agree_with_monte_carlo(oracle_cls):
-    rng = np.random.default_rng(3)
-    A = np.stack([np.diag([1.0, 0.5]), np.array([[2.0, 0.3], [0.3, 0.4]])])
-    p = FederatedQuadratic(A, rng.normal(size=(2, 2)))
-    oracle, params = oracle_cls(p, 0.8), fedavg.FedAvgParams(0.2, 3, 2, eta_server=0.8)
-    mom = moments.fedavg_moments(oracle, params, [1.0, -1.0], 4)
-    S = 200_000
-    x = fedavg.run(oracle, [1.0, -1.0], params, 4, np.random.default_rng(4), S=S).final
-    est = mc_mean(x, family_size=2)
-    assert np.all((est.lo <= mom.mean[-1]) & (mom.mean[-1] <= est.hi))
-    cov = np.cov(x.T)
-    assert np.allclose(cov, mom.cov[-1], rtol=0.03, atol=1e-4)  # sampling error of a covariance at S = 2e5
-
-
-def test_moments_reject_non_quadratic_or_non_additive():
-    p, _ = sparse_regression_data(np.random.default_rng(0), n_clients=2, n_per_client=5, dim=3, n_nonzero=1)
-    with pytest.raises(InvalidParameterError, match="invalid oracle"):
-        moments.fedavg_moments(Minibatch(p, 2), fedavg.FedAvgParams(0.1, 1, 2), np.zeros(3), 2)
-    with pytest.raises(InvalidParameterError, match="invalid oracle"):
-        moments.fedavg_moments(
-            AdditiveGaussian(PiecewiseQuadratic(1, 1), 1.0), fedavg.FedAvgParams(0.1, 1, 2), [0.0], 2
-        )
-
-
-def test_rational_engine_merges_equal_states():
-    # A random walk (F = 0): 2^k noise paths but only k + 1 distinct states.
-    law = rational.propagate(lambda x, xi: (x[0] + xi[0],), [0], rational.FiniteNoise.rademacher(1), 20)
-    assert law.n_states[-1] == 21 and law.mean[-1] == (0,)
-    # E x_k^2 = k exactly
-    law = rational.propagate(
-        lambda x, xi: (x[0] + xi[0],),
-        [0],
-        rational.FiniteNoise.rademacher(1),
-        10,
-        functionals={"sq": lambda x: x[0] ** 2},
-    )
-    assert law.expectations["sq"] == list(range(11))
-
-
-@settings(max_examples=15)
-@given(
-    ap=st.fractions(Fraction(1, 4), 2, max_denominator=8),
-    am=st.fractions(Fraction(1, 4), 2, max_denominator=8),
-    x0=st.fractions(-1, 1, max_denominator=4),
-)
-def test_rational_engine_against_monte_carlo(ap, am, x0):
-    eta, k = Fraction(1, 4), 6
-    p = PiecewiseQuadratic(ap, am)
-    law = rational.propagate(rational.sgd_step(p.grad_exact, eta), [x0], rational.FiniteNoise.rademacher(1), k)
-    pf = PiecewiseQuadratic(float(ap), float(am))
-    xs = fedavg.sgd(Rademacher(pf, 1.0), [float(x0)], float(eta), k, np.random.default_rng(0), S=100_000).x[:, :, 0]
-    est = mc_mean(xs, axis=1, family_size=k + 1)
-    exact = np.array([float(m[0]) for m in law.mean])
-    assert np.all((est.lo - 1e-12 <= exact) & (exact <= est.hi + 1e-12))
-
-
-def test_finite_noise_validation():
-    with pytest.raises(InvalidParameterError, match="probs"):
-        rational.FiniteNoise(((Fraction(1),), (Fraction(-1),)), (Fraction(1, 2), Fraction(1, 3)))
-    assert rational.FiniteNoise.axes(1, 3).mean == (0, 0, 0)
+def _three_kinks():
+    """A continuous piecewise-linear gradient with kinks at 0, 0.31 and 0.73: the last two fall between nodes."""
+    b, s = (0.0, 0.31, 0.73), (0.5, 2.0, 0.3, 1.5)
+    c = [0.0]
+    for j in range(1, 4):
+        c.append(c[-1] + (s[j - 1] - s[j]) * b[j - 1])
+    return PiecewiseLinear(b, s, tuple(c))
 
 
 @settings(max_examples=10)
@@ -117,15 +41,6 @@ def test_density_error_estimate_shrinks_quadratically():
     g = PiecewiseQuadratic(1.0, 0.1).gradient_pieces()
     errs = [density.propagate(g, 0.1, 1.0, 0.0, [50], du=du).mean_error[0] for du in (0.2, 0.1, 0.05)]
     assert errs[0] / errs[1] == pytest.approx(4, rel=0.15) and errs[1] / errs[2] == pytest.approx(4, rel=0.15)
-
-
-def _three_kinks():
-    """A continuous piecewise-linear gradient with kinks at 0, 0.31 and 0.73: the last two fall between nodes."""
-    b, s = (0.0, 0.31, 0.73), (0.5, 2.0, 0.3, 1.5)
-    c = [0.0]
-    for j in range(1, 4):
-        c.append(c[-1] + (s[j - 1] - s[j]) * b[j - 1])
-    return PiecewiseLinear(b, s, tuple(c))
 
 
 @pytest.mark.parametrize("du", [0.5, 0.4, 0.25, 0.1])
@@ -180,52 +95,6 @@ def test_density_bad_input():
         density.propagate(g, 0.1, -1.0, 0.0, [1])
 
 
-@given(ap=st.floats(0.1, 2.0), am=st.floats(0.1, 2.0), eta=st.floats(0.05, 1.0), x0=st.floats(-2, 2))
-@settings(max_examples=20)
-def test_float_enumeration_matches_rational_enumeration(ap, am, eta, x0):
-    p = PiecewiseQuadratic(ap, am)
-    exact = rational.propagate(
-        rational.sgd_step(p.grad_exact, eta),
-        [x0],
-        rational.FiniteNoise.rademacher(1),
-        8,
-        functionals={"sq": lambda x: x[0] ** 2},
-    )
-    floats = rational.propagate_float(lambda x, xi: x - eta * (p.grad(x) + xi), [x0], [[1.0], [-1.0]], [0.5, 0.5], 8)
-    for k, law in enumerate(floats):
-        assert law.mean[0] == pytest.approx(float(exact.mean[k][0]), rel=1e-12, abs=1e-14)
-        assert law.expect(lambda x: x[:, 0] ** 2) == pytest.approx(float(exact.expectations["sq"][k]), rel=1e-12)
-        assert law.probs.sum() == pytest.approx(1.0, abs=1e-14)
-
-
-def test_float_enumeration_merges_and_validates():
-    laws = rational.propagate_float(lambda x, xi: x + xi, [0.0], [[1.0], [-1.0]], [0.5, 0.5], 20)
-    assert laws[-1].states.shape[0] == 21  # a lattice walk: k + 1 states, not 2^k
-    with pytest.raises(InvalidParameterError, match="noise_probs"):
-        rational.propagate_float(lambda x, xi: x + xi, [0.0], [[1.0], [-1.0]], [0.5, 0.4], 2)
-
-
-def test_client_moments_agree_with_monte_carlo():
-    rng = np.random.default_rng(7)
-    A = np.array([[1.0, 0.2], [0.2, 0.5]])
-    p = FederatedQuadratic(A, rng.normal(size=(3, 2)))  # common Hessian, shifted clients
-    oracle, params = AdditiveGaussian(p, 0.9), fedavg.FedAvgParams(0.3, 4, 3)
-    cm = moments.fedavg_client_moments(oracle, params, [1.0, 0.0], 3)
-    r, k, S = 2, 3, 200_000
-    server = fedavg.run(oracle, [1.0, 0.0], params, r, np.random.default_rng(8), S=S).final
-    clients = fedavg.local_sgd(np.broadcast_to(server[:, None], (S, 3, 2)), oracle, 0.3, k, np.random.default_rng(9))
-    dev = clients - clients.mean(axis=1, keepdims=True)
-    mean, cov = cm.deviation()
-    second, fourth = moments.gaussian_norm_moments(mean[r, k], cov[r, k])
-    est2 = mc_mean(np.sum(dev**2, -1), family_size=6)
-    est4 = mc_mean(np.sum(dev**2, -1) ** 2, family_size=6)
-    assert np.all((est2.lo <= second) & (second <= est2.hi))
-    assert np.all((est4.lo <= fourth) & (fourth <= est4.hi))
-    shadow_mean, _ = cm.shadow()
-    est = mc_mean(clients.mean(axis=1), family_size=2)
-    assert np.all((est.lo <= shadow_mean[r, k]) & (shadow_mean[r, k] <= est.hi))
-
-
 @settings(max_examples=8)
 @given(ap=st.floats(0.2, 2.0), am=st.floats(0.2, 2.0), K=st.integers(1, 30))
 def test_round_map_agrees_with_forward_propagation(ap, am, K):
@@ -243,23 +112,6 @@ def test_round_map_bad_input():
     u = density.round_map(g, 0.1, 1.0, 4, (-0.1, 0.1))
     with pytest.raises(InvalidParameterError, match="invalid x"):
         u(5.0)
-
-
-@settings(max_examples=20)
-@given(seed=st.integers(0, 1000), M=st.integers(2, 8), K=st.integers(1, 6))
-def test_averaging_divides_the_covariance_by_M(seed, M, K):
-    # spec P13: for identical clients, E xbar^(r,K) is one client's mean and Cov(xbar) = Cov(one client) / M.
-    rng = np.random.default_rng(seed)
-    B = rng.normal(size=(2, 2))
-    p = FederatedQuadratic(B @ B.T + 0.1 * np.eye(2), rng.normal(size=2))
-    oracle = AdditiveGaussian(p, cov=np.diag(rng.uniform(0.1, 1.0, 2)))
-    eta = 0.5 / p.L
-    many = moments.fedavg_client_moments(oracle, fedavg.FedAvgParams(eta, K, M), np.ones(2), 1)
-    one = moments.fedavg_client_moments(oracle, fedavg.FedAvgParams(eta, K, 1), np.ones(2), 1)
-    mean_m, cov_m = many.shadow()
-    mean_1, cov_1 = one.shadow()
-    assert np.allclose(mean_m, mean_1, rtol=1e-12, atol=1e-14)
-    assert np.allclose(cov_m, cov_1 / M, rtol=1e-10, atol=1e-15)
 
 
 @settings(max_examples=15)

@@ -1,0 +1,1 @@
+"""Tests of `fedtheory.harness`: claims, evidence, the runner, reports and the command."""
