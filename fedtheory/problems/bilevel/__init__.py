@@ -2,7 +2,7 @@
 
 Problem (1) minimises an outer loss
 ``f`` over ``X*_h = argmin h`` for a federated inner loss ``h = (1/N) sum_i h_i`` (Assumption 1). This
-package holds the spec's engines, the outer smoothings of Sect. 5
+package holds the exact engines, the outer smoothings of Sect. 5
 and the instance library.
 
 Inner losses
@@ -26,7 +26,7 @@ References (never the slack set ``{h <= h* + delta}``)
   reduced normal equations for quadratic outers, Clarabel (CVXPY) with a numpy duality-gap certificate for the Huber
   and ``l1`` outers (basis pursuit, with its dual certificate ``g in d||x*||_1 cap row(U)``).
 - :func:`tikhonov_reference` / :func:`tikhonov_point` / :func:`tikhonov_value` / :func:`tikhonov_gap` -- the
-  Tikhonov point ``x_eta* = argmin h + eta f`` and ``f_eta*`` (Sect. 1.1 of the spec); :func:`tikhonov_path` -- the
+  Tikhonov point ``x_eta* = argmin h + eta f`` and ``f_eta*``; :func:`tikhonov_path` -- the
   eigen closed forms; :func:`exact_regularization_threshold` and :func:`residual_norm_tikhonov` -- the
   exact-regularization threshold ``eta_crit`` and a certified SOCP solve.
 
