@@ -5,17 +5,15 @@ Instances (families ``Q``, ``V13``, ``V13-anchored``), exact quantities (among t
 ``f* - inf f``, computed here) and the per-cell report of every inequality: :mod:`.quadratic_clients` (the "module
 docstring" of the claim statements).
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Lemma 2 at 123-125, Remark 3 at 178-180, Lemma 3 at 182-184,
-problem (4) at 88, the proof of Lemma 2 at 742-766, of Lemma 3 at 768-772.
+Paper text: Lemma 2, Remark 3, Lemma 3, problem (4), the proofs of Lemma 2 (Appendix B) and Lemma 3 (Appendix C).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
 
 from .quadratic_clients import (
     ETAS,
@@ -28,7 +26,6 @@ from .quadratic_clients import (
     Regularized,
     batch,
     instance,
-    lemma_rng,
     log_uniform,
     mv,
     pinv,
@@ -170,11 +167,11 @@ def _lemma2_families(quick: bool, rng, families=("Q", "V13", "V13-anchored")) ->
         for N, n in Q_SHAPES:
             B = batch(quick, "Q")
             out.append(("Q", N, n, q_clients(rng, B, N, n)[0], q_clients(rng, B, N, n)[0]))
-    for family in ("V13", "V13-anchored"):
-        if family in families:
+    for name in ("V13", "V13-anchored"):
+        if name in families:
             for N, n in V13_SHAPES:
-                h, f = v13(rng, batch(quick, family), N, n, anchored=family == "V13-anchored")
-                out.append((family, N, n, h, f))
+                h, f = v13(rng, batch(quick, name), N, n, anchored=name == "V13-anchored")
+                out.append((name, N, n, h, f))
     return out
 
 
@@ -213,14 +210,15 @@ def _chain_detail(N: int, n: int, clients: dict, X, kinds, E, extra=None):
     return detail
 
 
-@cache
-def _lemma2(quick: bool) -> dict[str, Evidence]:
-    """Lemma 2 and the five printed steps of its proof on the families ``Q``, ``V13``, ``V13-anchored``."""
-    rng = lemma_rng("lem-2")
+@family(f"{PAPER}/lem-2")
+def _lemma2(fam: Family) -> dict[str, Evidence]:
+    """Lemma 2 and the five printed steps of its proof on the families ``Q``, ``V13``, ``V13-anchored`` (one generator,
+    seeded from the family's name, for every part)."""
+    rng = fam.rng()
     cells = {"statement": Cells(), "corrected": Cells(), **{s: Cells("==" if s == "step3" else "<=") for s in STEPS}}
     located: dict[str, dict] = {}
     residuals: dict[str, float] = {}
-    for family, N, n, h, f in _lemma2_families(quick, rng):
+    for name, N, n, h, f in _lemma2_families(fam.quick, rng):
         x_star, f_star = _bilevel(h, f)
         for eta in ETAS:
             reg = Regularized(h, f, eta)
@@ -228,7 +226,7 @@ def _lemma2(quick: bool) -> dict[str, Evidence]:
             specials.update({"argmin f_i": f.c, "argmin h_i": h.c, "argmin f_eta,i": reg.clients.c})
             X, kinds = _points(rng, reg.x_eta, N_RANDOM, -3, specials)
             E = _chain(h, f, reg, f_star, X)
-            labels = {"family": family, "eta": eta}
+            labels = {"family": name, "eta": eta}
 
             def extra(b, f=f, h=h, f_star=f_star):
                 return {"L_f": float(f.L[b]), "L_h": float(h.L[b]), "f* - inf f": float(f_star[b])}
@@ -237,14 +235,14 @@ def _lemma2(quick: bool) -> dict[str, Evidence]:
             detail = _chain_detail(N, n, {"h": h, "f": f}, X, kinds, E, extra)
             bad = cells["statement"].add(labels, E["E0"], E["E5"], E["scale"], detail)
             cells["corrected"].add(labels, E["E0"], E["corrected"], E["scale"], detail)
-            counts = located.setdefault(f"family={family}, eta={eta}", {s: 0 for s in STEPS})
+            counts = located.setdefault(f"family={name}, eta={eta}", {s: 0 for s in STEPS})
             for s in STEPS:
                 lhs, rhs = STEP_SIDES[s]
                 bad_s = cells[s].add(labels, E[lhs], E[rhs], E["scale"], detail)
                 counts[s] += int((bad & bad_s).sum())
     return {
         name: c.evidence(
-            reading=LEM2_READING,
+            reading=LEM2_READING_WITNESS,
             **{"closed-form residuals (max relative)": residuals},
             **({"failing proof steps at the violations of Lemma 2": located} if name == "statement" else {}),
         )
@@ -252,15 +250,15 @@ def _lemma2(quick: bool) -> dict[str, Evidence]:
     }
 
 
-@cache
-def _lemma3(quick: bool) -> dict[str, Evidence]:
+@family(f"{PAPER}/lem-3")
+def _lemma3(fam: Family) -> dict[str, Evidence]:
     """Lemma 3: Lemma 2 for problem (4) with ``g(x) = 1/2 ||x - y||^2`` on every client, inner ``h`` from the
     families ``Q`` and ``V13``; one ``y = argmin h + 10^U(-2,2) N(0, I)`` per instance."""
-    rng = lemma_rng("lem-3")
+    rng = fam.rng()
     cells = {"statement": Cells(), "corrected": Cells()}
     located: dict[str, dict] = {}
     residuals: dict[str, float] = {}
-    for family, N, n, h, _ in _lemma2_families(quick, rng, ("Q", "V13")):
+    for name, N, n, h, _ in _lemma2_families(fam.quick, rng, ("Q", "V13")):
         B = h.A.shape[0]
         y = h.xbar + log_uniform(rng, 1e-2, 1e2, (B, 1)) * rng.standard_normal((B, n))
         g = Clients(np.broadcast_to(np.eye(n), h.A.shape).copy(), np.broadcast_to(y[:, None], h.c.shape).copy())
@@ -271,7 +269,7 @@ def _lemma3(quick: bool) -> dict[str, Evidence]:
             specials.update({"argmin h_i": h.c, "argmin g_eta,i": reg.clients.c})
             X, kinds = _points(rng, reg.x_eta, N_RANDOM, -3, specials)
             E = _chain(h, g, reg, g_star, X)
-            labels = {"family": family, "eta": eta}
+            labels = {"family": name, "eta": eta}
 
             def extra(b, y=y, h=h, g_star=g_star):
                 return {"y": y[b].tolist(), "L_h": float(h.L[b]), "g* - inf g = dist^2(y, X_h^*)/2": float(g_star[b])}
@@ -280,7 +278,7 @@ def _lemma3(quick: bool) -> dict[str, Evidence]:
             detail = _chain_detail(N, n, {"h": h}, X, kinds, E, extra)
             bad = cells["statement"].add(labels, E["E0"], E["E5"], E["scale"], detail)
             cells["corrected"].add(labels, E["E0"], E["corrected"], E["scale"], detail)
-            counts = located.setdefault(f"family={family}, eta={eta}", {s: 0 for s in STEPS})
+            counts = located.setdefault(f"family={name}, eta={eta}", {s: 0 for s in STEPS})
             for s in STEPS:
                 lhs, rhs = STEP_SIDES[s]
                 counts[s] += int((bad & violated(E[lhs], E[rhs], E["scale"], "==" if s == "step3" else "<=")).sum())
@@ -301,23 +299,25 @@ def _lemma3(quick: bool) -> dict[str, Evidence]:
 # Claims
 # --------------------------------------------------------------------------------------------------
 LEM2_GRID = (
-    "eta in {0.01, 0.1, 0.5, 1} (spec V13) and {2, 11} (11 = the printed eta-hat of Thm 3 / Prop 7; Lemma 2 puts no "
+    "eta in {0.01, 0.1, 0.5, 1} and {2, 11} (11 = the printed eta-hat of Thm 3 / Prop 7; Lemma 2 puts no "
     "bound on eta); families Q (150 instances per (N, n), N in [2, 6], n in [1, 4]), V13 and V13-anchored (500 "
-    "instances per (N, n), N in {2, 3}, n in {2, 3, 4}; 3000 per family, the spec's count; the scale u of P_i "
-    "log-uniform in [0.01, 10], a range the spec leaves open) in the quick profile, 10x "
+    "instances per (N, n), N in {2, 3}, n in {2, 3, 4}; 3000 per family; the scale u of P_i "
+    "log-uniform in [0.01, 10]) in the quick profile, 10x "
     "in the full one; points: 20 x = x_eta^* + 10^U(-3,2) N(0, I), x_eta^*, the bilevel solution x*, argmin f, "
     "argmin h and the client minimisers of f_i, h_i and h_i + eta f_i"
 )
 LEM2_READING = (
     "G_f, G_h are Lemma 1's printed constants (with its 1/N), B_f = B_h = 1, L_f = max_i lambda_max(F_i), L_h = "
-    "max_i lambda_max(H_i), f* = min over X_h^* of f (the bilevel value, line 756), h* = inf h, so the last term of "
+    "max_i lambda_max(H_i), f* = min over X_h^* of f (the bilevel value), h* = inf h, so the last term of "
     "G^2 is 0; f_eta^* = inf (h + eta f), all in closed form"
 )
+# The witness's "reading", kept word for word (reports compare witnesses).
+LEM2_READING_WITNESS = LEM2_READING.replace("(the bilevel value)", "(the bilevel value, line 756)")
 
 
 @claim(
     f"{PAPER}/lem-2",
-    source="Lemma 2, line 125",
+    source="Lemma 2",
     statement="As printed: (1/N) sum_i ||grad h_i(x) + eta grad f_i(x)||^2 <= G^2 + B^2 (f_eta(x) - f_eta^*), G^2 = "
     "2 G_f^2 + 4 L_f B_f^2 (f* - inf f) + 2 G_h^2 + 4 L_h B_h^2 (h* - inf h), B^2 = max{4 eta L_f B_f^2, 4 L_h "
     f"B_h^2}} ({LEM2_READING}); {LEM2_GRID}. Fails in family Q at every eta (Lemma 1's 1/N in G_h, step 2; ratio "
@@ -327,44 +327,56 @@ LEM2_READING = (
     expect="fails",
 )
 def lem_2(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["statement"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the printed constants read as in ``LEM2_READING``. Reference: closed forms of quadratics (the bilevel solution over
+    the null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["statement"]
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step1",
-    source="Proof of Lemma 2 (Appendix B), lines 748-749",
+    source="Proof of Lemma 2 (Appendix B), first inequality",
     statement=f"Step 1: {STEP_TEXT['step1']}; {LEM2_GRID}.",
     expect="holds",
 )
 def lem_2_step1(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["step1"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the first inequality of the proof. Reference: closed forms of quadratics (the bilevel solution over the null space,
+    ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["step1"]
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step2",
-    source="Proof of Lemma 2 (Appendix B), line 753",
+    source="Proof of Lemma 2 (Appendix B), 'Invoking Lemma 1'",
     statement=f"Step 2 ('Invoking Lemma 1'): {STEP_TEXT['step2']}, f_min = inf f, h_min = inf h ({LEM2_READING}); "
     f"{LEM2_GRID}. Fails wherever lem-1 does (the 1/N in G_f, G_h).",
     expect="fails",
 )
 def lem_2_step2(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["step2"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the step invoking Lemma 1 (its printed ``G``). Reference: closed forms of quadratics (the bilevel solution over the
+    null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["step2"]
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step3",
-    source="Proof of Lemma 2 (Appendix B), lines 754-759",
+    source="Proof of Lemma 2 (Appendix B), adding and subtracting f*, h*",
     statement=f"Step 3 (adding and subtracting f*, h*): the right side of step 2 equals {STEP_TEXT['step3'][4:]} "
     f"(to rounding: 1e-9 relative plus 1e-12 of the size of the terms); {LEM2_GRID}.",
     expect="holds",
 )
 def lem_2_step3(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["step3"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the regrouping, an identity judged to rounding. Reference: closed forms of quadratics (the bilevel solution over the
+    null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["step3"]
 
 
 @claim(
     f"{PAPER}/lem-2:proof-max",
-    source="Proof of Lemma 2 (Appendix B), lines 761-764",
+    source="Proof of Lemma 2 (Appendix B), 'Recalling the definition of B and G'",
     statement="Step 4 ('Recalling the definition of B and G'): the regrouped right side of step 3 is "
     f"{STEP_TEXT['max'][4:]} ({LEM2_READING}); {LEM2_GRID}. Fails two ways: G^2 drops the eta^2 of 2 eta^2 G_f^2 "
     "+ 4 eta^2 L_f (f* - inf f) (ratio eta^2 at x = x* when argmin f is in X_h^*, eta > 1), and a (eta f(x) - eta "
@@ -373,23 +385,29 @@ def lem_2_step3(ctx: Context) -> Evidence:
     expect="fails",
 )
 def lem_2_max(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["max"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the step 'recalling the definition of B and G'. Reference: closed forms of quadratics (the bilevel solution over the
+    null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["max"]
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step5",
-    source="Proof of Lemma 2 (Appendix B), line 766",
+    source="Proof of Lemma 2 (Appendix B), its closing step",
     statement="Step 5: G^2 + B^2 (f_eta(x) - (h* + eta f*)) <= G^2 + B^2 (f_eta(x) - f_eta^*) (f_eta^* <= h* + "
     f"eta f*); {LEM2_GRID}.",
     expect="holds",
 )
 def lem_2_step5(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["step5"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the closing step ``f_eta^* <= h* + eta f*``. Reference: closed forms of quadratics (the bilevel solution over the
+    null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["step5"]
 
 
 @claim(
     f"{PAPER}/lem-2:corrected",
-    source="Lemma 2, line 125, with lem-1:corrected and the max step applied to nonnegative gaps only",
+    source="Lemma 2, with lem-1:corrected and the max step applied to nonnegative gaps only",
     statement="Corrected: (1/N) sum_i ||grad h_i(x) + eta grad f_i(x)||^2 <= G_c^2 + B^2 (f_eta(x) - f_eta^*) with "
     "the printed B^2 and G_c^2 := 2 eta^2 G~_f^2 + 2 G~_h^2 + B^2 (eta (f* - inf f) + (h* - inf h)), G~_Psi^2 = 2 "
     "L_Psi (inf Psi - avg Psi_i(x_i^*)) (lem-1:corrected). Derivation: step 1; lem-1:corrected; 4 eta^2 L_f (f(x) - "
@@ -399,7 +417,10 @@ def lem_2_step5(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_2_corrected(ctx: Context) -> Evidence:
-    return _lemma2(ctx.quick)["corrected"]
+    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
+    the corrected constant ``G_c^2``. Reference: closed forms of quadratics (the bilevel solution over the null space,
+    ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma2(ctx)["corrected"]
 
 
 LEM3_GRID = (
@@ -413,7 +434,7 @@ LEM3_GRID = (
 
 @claim(
     f"{PAPER}/lem-3",
-    source="Lemma 3, line 184 (proof, Appendix C, line 772; Remark 3, line 180)",
+    source="Lemma 3 (proof, Appendix C; Remark 3)",
     statement="As printed: (1/N) sum_i ||grad h_i(x) + eta grad g(x)||^2 <= G_ncvx^2 + B_ncvx^2 (g_eta(x) - "
     "g_eta^*), G_ncvx^2 = 2 G_g^2 + 4 B_g^2 (g* - inf g) + 2 G_h^2 + 4 L_h B_h^2 (h* - inf h), B_ncvx^2 = max{4 "
     "eta B_g^2, 4 L_h B_h^2}, g_eta = eta g + h; the printed 'L_f = 1 = mu_f = 1' is read as L_g = mu_g = 1 (g is "
@@ -423,15 +444,20 @@ LEM3_GRID = (
     expect="fails",
 )
 def lem_3(ctx: Context) -> Evidence:
-    return _lemma3(ctx.quick)["statement"]
+    """Inner ``h`` from families ``Q`` and ``V13``, ``g = 1/2||x - y||^2`` on every client, six ``eta``; the printed
+    ``L_f = 1 = mu_f = 1`` read as ``L_g = mu_g = 1``. Reference: closed forms (``Pi_{X_h^*}(y)`` and ``g* - inf g``
+    over the null space), per cell ``(family, eta)`` at its worst entry."""
+    return _lemma3(ctx)["statement"]
 
 
 @claim(
     f"{PAPER}/lem-3:corrected",
-    source="Lemma 3, line 184, corrected as lem-2:corrected with f -> g, L_f = 1",
+    source="Lemma 3, corrected as lem-2:corrected with f -> g, L_f = 1",
     statement="Corrected: (1/N) sum_i ||grad h_i(x) + eta grad g(x)||^2 <= 2 G~_h^2 + B_ncvx^2 (eta (g* - inf g) + "
     f"g_eta(x) - g_eta^*) (G~_g = 0, h* = inf h; lem-2:corrected); {LEM3_GRID}.",
     expect="holds",
 )
 def lem_3_corrected(ctx: Context) -> Evidence:
-    return _lemma3(ctx.quick)["corrected"]
+    """The instances and points of ``lem-3`` with the corrected constant (``lem-2:corrected`` with ``f -> g``);
+    reference: closed forms, per cell ``(family, eta)`` at its worst entry."""
+    return _lemma3(ctx)["corrected"]

@@ -4,16 +4,15 @@ and extremal triples, the exact supremum of the constant and its tightness.
 Instances (family ``Q``, ``f_i`` with ``+ mu_0 I``) and the per-cell report of every inequality:
 :mod:`.quadratic_clients` (the "module docstring" of the claim statements).
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Assumption 1 at line 111, Lemma 4 at 220-224.
+Paper text: Assumption 1 and Lemma 4.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
 
 from .quadratic_clients import (
     ETAS,
@@ -24,7 +23,6 @@ from .quadratic_clients import (
     Regularized,
     batch,
     instance,
-    lemma_rng,
     log_uniform,
     mv,
     q_clients,
@@ -94,17 +92,17 @@ def _triple_detail(about: dict, x, y, z):
     return detail
 
 
-@cache
-def _lemma4(quick: bool) -> dict[str, Evidence]:
+@family(f"{PAPER}/lem-4")
+def _lemma4(fam: Family) -> dict[str, Evidence]:
     """Lemma 4 on family ``Q`` (``h`` convex, ``f_i`` strongly convex): sampled and extremal triples, the exact
     supremum per instance, and the instance where the printed constant is attained."""
-    rng = lemma_rng("lem-4")
+    rng = fam.rng()
     search, exact, tight = Cells(), Cells(), Cells("==")
     ratios: dict[float, list] = {eta: [] for eta in ETAS}
     checks = {"max |c_req(extremal triple) - c*|/c*": 0.0, "max c_req(sampled triple)/c*": -np.inf}
     n_random = 20
     for N, n in Q_SHAPES:
-        B = batch(quick, "Q")
+        B = batch(fam.quick, "Q")
         h, _ = q_clients(rng, B, N, n)
         f, _ = q_clients(rng, B, N, n, mu0=True)
         mu_f = _mu(f)
@@ -177,7 +175,7 @@ LEM4_GRID = (
 
 @claim(
     f"{PAPER}/lem-4",
-    source="Lemma 4 ([13, Lemma 5]), lines 222-224",
+    source="Lemma 4 ([13, Lemma 5])",
     statement="<grad f_eta(x), z - y> >= f_eta(z) - f_eta(y) + (eta mu_f/4)||y - z||^2 - (L_h + eta L_f)||z - x||^2 "
     f"for all x, y, z (the printed quantifier 'for any x, y' omits z); {LEM4_GRID}; per instance 20 sampled triples "
     "(x = x_eta + 10^U(-2,2) N(0, I), y, z = x + 10^U(-3,2) N(0, I) independently) and the extremal triple of the "
@@ -186,12 +184,15 @@ LEM4_GRID = (
     expect="holds",
 )
 def lem_4(ctx: Context) -> Evidence:
-    return _lemma4(ctx.quick)["search"]
+    """``h`` from family ``Q``, ``f_i`` from ``Q`` plus ``mu_0 I``; sampled triples and the extremal triple of the
+    closed form. Reference: quadratics in closed form (``f_eta`` gaps about the exact ``x_eta``), per cell at its
+    worst entry; ``z`` read as universally quantified."""
+    return _lemma4(ctx)["search"]
 
 
 @claim(
     f"{PAPER}/lem-4:exact",
-    source="Lemma 4 ([13, Lemma 5]), lines 222-224 (supremum over all x, y, z in closed form)",
+    source="Lemma 4 ([13, Lemma 5]) (supremum over all x, y, z in closed form)",
     statement="For quadratic f_eta with Hessian Q, the smallest constant c for which Lemma 4 holds for all x, y, z is "
     "c* = max over eigenvalues q of Q of q/2 + q mu/(4q - 2 mu), mu = eta mu_f (sup over y in each eigendirection; "
     "validated: the extremal triple attains c* and no sampled triple exceeds it, witness); checked c* <= L_h + eta "
@@ -201,12 +202,14 @@ def lem_4(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_4_exact(ctx: Context) -> Evidence:
-    return _lemma4(ctx.quick)["exact"]
+    """The instances of ``lem-4``: the exact smallest constant ``c*`` (a maximum over the eigenvalues of the Hessian
+    of ``f_eta``, validated by the extremal and sampled triples) against ``L_h + eta L_f``, per cell."""
+    return _lemma4(ctx)["exact"]
 
 
 @claim(
     f"{PAPER}/lem-4:tight",
-    source="Lemma 4 ([13, Lemma 5]), lines 222-224 (tightness of the constant L_h + eta L_f)",
+    source="Lemma 4 ([13, Lemma 5]) (tightness of the constant L_h + eta L_f)",
     statement="The printed constant cannot be lowered over the class of Assumption 1: for h = 0 (L_h = 0) and f_i = "
     "(mu_f/2)||x - e_i||^2 (N = 3, e_i Gaussian; mu_f in {0.1, 1, 10}, n in [1, 4], eta in {0.01, 0.1, 0.5, 1, 2, "
     "11}, 8 random x each) the triple z = x + u, y = x - u (u a unit vector) gives f_eta(z) - f_eta(y) + (eta "
@@ -215,4 +218,6 @@ def lem_4_exact(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_4_tight(ctx: Context) -> Evidence:
-    return _lemma4(ctx.quick)["tight"]
+    """``h = 0`` and isotropic ``f_i = (mu_f/2)||x - e_i||^2``: both sides at the extremal triple, equal in closed
+    form (judged to rounding), per cell ``(mu_f, n, eta)``."""
+    return _lemma4(ctx)["tight"]

@@ -1,21 +1,20 @@
-"""Weak sharpness (Notation, line 47) of the StR-FedAvg instances: the constants and admissible orders (spec W-1, W-2,
-W-3, V1, V2).
+"""Weak sharpness (Notation) of the StR-FedAvg instances: the constants and admissible orders.
 
 Exact ``alpha_2`` of LS(30, 50, 5), ray scans of :func:`fedtheory.sharpness.sharpness_scan` against the closed forms
 (incl. ``||Ux - v||_1`` and a log-cosh loss with no admissible order; figure ``weak-sharpness-scan``) and LASSO local
 quadratic growth. Instances: :mod:`.sharpness_instances`.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; weak sharpness (Notation) line 47.
+Paper text: weak sharpness (Notation).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fedtheory.harness import plotting
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems.logcosh import log_cosh
 from fedtheory.problems.solution_sets import AffineSolutionSet
 from fedtheory.rounding import gamma, svd_error
@@ -33,11 +32,11 @@ KAPPAS = (1.0, 1.5, 2.0, 3.0)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Weak sharpness of the instances (Notation, line 47; spec W-1, W-2, W-3, V1, V2)
+# Weak sharpness of the instances (Notation)
 # ---------------------------------------------------------------------------------------------------------------------
 @claim(
     f"{PAPER}/notation:weak-sharp:ls",
-    source="Notation, line 47 (weak sharpness); spec W-1, V1",
+    source="Notation (weak sharpness)",
     statement=(
         "LS(30,50,5): alpha_2 = sigma_30(U)^2/(2N) and beta = sigma_1(U)^2/(2N) satisfy alpha_2 dist^2 <= h - h* <= "
         "beta dist^2 at 10^4 points Pi(x0) + s w (s log-uniform in [1e-6, 1e3], w ~ N(0, I)), with h evaluated "
@@ -47,8 +46,10 @@ KAPPAS = (1.0, 1.5, 2.0, 3.0)
     expect="holds",
 )
 def weak_sharp_ls(ctx: Context) -> Evidence:
-    """V1: the exact kappa = 2 constant of least squares (spec W-1)."""
-    ls, rng = ls_30_50_5(), ctx.rng()
+    """The exact kappa = 2 constant of least squares on LS(30,50,5): sampled points and the ray along ``v_r``, ``h``
+    evaluated directly against ``alpha_2 = sigma_30(U)^2/(2N)``, ``beta`` and the closed-form projection; the
+    tolerance is the derived rounding along ``v_r``."""
+    ls, rng = ls_30_50_5(ctx), ctx.rng()
     sharp = least_squares_sharpness(ls.U, ls.N)
     n = ls.dim
     base = ls.solution_set.project(rng.standard_normal(n))
@@ -78,17 +79,17 @@ def weak_sharp_ls(ctx: Context) -> Evidence:
     return Evidence(measured, bound, "<=", rtol=rtol, grid={"side": side, "s": radius}, witness=witness)
 
 
-@cache
-def _scans() -> dict:
-    """Ray scans (spec W-4 step 4, V2) of four instances: ``rho_kappa(s) = min_d (h(Pi x0 + s d) - h*)/s^kappa`` over
+@family(f"{PAPER}/notation:weak-sharp:scan")
+def _scans(fam: Family) -> dict:
+    """Ray scans of four instances: ``rho_kappa(s) = min_d (h(Pi x0 + s d) - h*)/s^kappa`` over
     50 random unit normals plus the direction attaining the closed-form ``alpha``, ``s in 10^[-6, 3]``,
     ``kappa in {1, 1.5, 2, 3}``; with the closed forms (sup of admissible ``alpha`` per ``kappa``, each with a bound on
     its own rounding) and, for the residual losses, the scan's rounding bracket (:func:`_scan_bracket`)."""
-    rng = np.random.default_rng(seed_for("str-fedavg/notation:weak-sharp:scan"))
+    rng = fam.rng()
     out = {}
-    ls = ls_30_50_5()
+    ls = ls_30_50_5(fam.profile)
     sharp = least_squares_sharpness(ls.U, ls.N)
-    rn = rn_c()
+    rn = rn_c(fam.profile)
     l2, l1 = residual_norm_sharpness(rn.h.U, 2), residual_norm_sharpness(rn.h.U, 1)
     A = rng.standard_normal((10, 20)) / np.sqrt(20)
     lc = AffineSolutionSet(A, A @ rng.standard_normal(20))
@@ -147,7 +148,7 @@ def _scan_bracket(U, v, base, directions, radii, ord: int, power: int) -> tuple[
 
 @claim(
     f"{PAPER}/notation:weak-sharp:alpha",
-    source="Notation, line 47 (weak sharpness); spec W-1, W-2, V2",
+    source="Notation (weak sharpness)",
     statement=(
         "The ray scan's alpha_hat = inf_{s, d} (h(Pi x0 + s d) - h*)/s^kappa (51 normals incl. the attaining one, "
         "s in 10^[-6, 3]) equals the closed-form largest admissible alpha at the admissible order: LS(30,50,5) "
@@ -157,26 +158,25 @@ def _scan_bracket(U, v, base, directions, radii, ord: int, power: int) -> tuple[
     expect="holds",
 )
 def weak_sharp_alpha(ctx: Context) -> Evidence:
-    """V2: the scan attains the closed-form constants (and finds nothing smaller).
+    """The scan attains the closed-form constants (and finds nothing smaller) on LS(30,50,5), ``||Ux - v||_2`` and
+    ``||Ux - v||_1``; reference: the closed forms (singular values, the exact l1 enumeration), each with its error.
 
     Tolerance: rounding only, derived. ``alpha_hat`` samples ``h`` down to ``s = 1e-6``, where ``h`` is evaluated next
     to ``X*`` with a relative rounding of ``delta/(s ||U d||)`` (about 1e-8 on LS(30,50,5); sign and size depend on
     the BLAS build, so a fixed ``rtol = 1e-9`` decided the verdict by luck): the interval is where the exact sampled
     minimum can be given ``alpha_hat`` (:func:`_scan_bracket`), widened by the closed form's own error.
     """
-    names, measured, bound, lo, hi = [], [], [], [], []
-    for name, (scan, closed, bracket) in _scans().items():
+    points = Points()
+    for name, (scan, closed, bracket) in _scans(ctx).items():
         for kappa, (alpha, error) in closed.items():
-            names.append(f"{name}, kappa = {kappa:g}")
             value = float(scan.alpha_hat[list(scan.kappas).index(kappa)])
-            measured.append(value)
-            bound.append(alpha)
-            lo.append(value / bracket[1] - error)
-            hi.append(value / bracket[0] + error)
-    witness = {name: {"alpha": b, "interval": [a, z]} for name, b, a, z in zip(names, bound, lo, hi, strict=True)}
-    return Evidence(
-        np.array(measured), np.array(bound), "==", interval=(lo, hi), grid={"instance": names}, witness=witness
-    )
+            interval = (value / bracket[1] - error, value / bracket[0] + error)
+            points.add(value, alpha, interval=interval, instance=f"{name}, kappa = {kappa:g}")
+    witness = {
+        name: {"alpha": b, "interval": [a, z]}
+        for name, b, a, z in zip(points.grid["instance"], points.bound, points.lo, points.hi, strict=True)
+    }
+    return points.evidence("==", witness=witness)
 
 
 ADMISSIBLE = {
@@ -189,7 +189,7 @@ ADMISSIBLE = {
 
 @claim(
     f"{PAPER}/notation:weak-sharp:kappa",
-    source="Notation, line 47 (weak sharpness: 'for all x'); spec V2",
+    source="Notation (weak sharpness: 'for all x')",
     statement=(
         "Per instance and kappa in {1, 1.5, 2, 3}, the ray scan's verdict (admissible / rho -> 0 at small or large s) "
         "matches the closed form: least squares is weak sharp only with kappa = 2 (ratio alpha_2 s^{2 - kappa}); "
@@ -200,34 +200,38 @@ ADMISSIBLE = {
     figure="weak-sharpness-scan",
 )
 def weak_sharp_kappa(ctx: Context) -> Evidence:
-    """V2: which orders are globally admissible, scan vs closed form; figure ``weak-sharpness-scan``."""
-    scans = _scans()
-    mismatch, names, table = [], [], {}
+    """Which orders are globally admissible, scan vs closed form, on the four instances of ``_scans`` (least squares,
+    ``||Ux - v||_2``, ``||Ux - v||_1``, log-cosh); figure ``weak-sharpness-scan``."""
+    scans = _scans(ctx)
+    points, table = Points(), {}
     for name, (scan, _, _) in scans.items():
         for kappa, verdict in zip(scan.kappas, scan.verdict, strict=True):
-            names.append(f"{name}, kappa = {kappa:g}")
-            mismatch.append(int((verdict == "admissible") != (float(kappa) in ADMISSIBLE[name])))
+            mismatch = int((verdict == "admissible") != (float(kappa) in ADMISSIBLE[name]))
+            points.add(mismatch, **{"instance, kappa": f"{name}, kappa = {kappa:g}"})
         table[name] = scan.summary()
-    path = ctx.figure_path("weak-sharpness-scan")
-    if path is not None:
-        fig, ax = plotting.figure(width=4.6, height=3.2)
-        for i, (name, (scan, closed, _)) in enumerate(scans.items()):
-            color = f"C{i}"
-            ax.semilogy(scan.kappas, scan.alpha_hat, "osD^"[i] + "-", color=color, markersize=7 - i, label=name)
-            for kappa, (alpha, _) in closed.items():
-                ax.semilogy([kappa], [alpha], "*", color=color, markersize=13, markerfacecolor="none")
-        ax.plot([], [], "*", color="gray", markerfacecolor="none", markersize=11, label="closed-form alpha")
-        ax.set_xlabel("order kappa")
-        ax.set_ylabel("alpha_hat = inf_s,d (h - h*)/s^kappa")
-        ax.set_title("Ray scans, s in [1e-6, 1e3], 51 normals")
-        ax.legend(fontsize=7, loc="upper right")
-        plotting.save(fig, path)
-    return Evidence(np.array(mismatch), 0, "==", grid={"instance, kappa": names}, witness=table)
+    ctx.draw(_paint_scans, scans)
+    return points.evidence("==", bound=0, witness=table)
+
+
+def _paint_scans(path, scans: dict) -> None:
+    """Figure ``weak-sharpness-scan``: the scan's ``alpha_hat`` per order and the closed-form ``alpha`` per instance."""
+    fig, ax = plotting.figure(width=4.6, height=3.2)
+    for i, (name, (scan, closed, _)) in enumerate(scans.items()):
+        color = f"C{i}"
+        ax.semilogy(scan.kappas, scan.alpha_hat, "osD^"[i] + "-", color=color, markersize=7 - i, label=name)
+        for kappa, (alpha, _) in closed.items():
+            ax.semilogy([kappa], [alpha], "*", color=color, markersize=13, markerfacecolor="none")
+    ax.plot([], [], "*", color="gray", markerfacecolor="none", markersize=11, label="closed-form alpha")
+    ax.set_xlabel("order kappa")
+    ax.set_ylabel("alpha_hat = inf_s,d (h - h*)/s^kappa")
+    ax.set_title("Ray scans, s in [1e-6, 1e3], 51 normals")
+    ax.legend(fontsize=7, loc="upper right")
+    plotting.save(fig, path)
 
 
 @claim(
     f"{PAPER}/notation:weak-sharp:lasso",
-    source="Notation, line 47 (weak sharpness); spec W-3 (LASSO inner problem, local quadratic growth)",
+    source="Notation (weak sharpness; LASSO inner problem, local quadratic growth)",
     statement=(
         "LASSO h = (1/(2m))||Ax - b||^2 + lam||x||_1 (A 20x40 Gaussian/sqrt(40), b Gaussian, lam = 0.05; X* a "
         "certified polytope, LassoSolutionSet): at 10 random points per radius r in {1e-3, 1e-2, 0.1, 1} around the "
@@ -237,7 +241,8 @@ def weak_sharp_kappa(ctx: Context) -> Evidence:
     expect="holds",
 )
 def weak_sharp_lasso(ctx: Context) -> Evidence:
-    """W-3: empirical quadratic growth of the LASSO solution set."""
+    """Empirical quadratic growth of the LASSO solution set (A 20x40, lam = 0.05) at 10 random points per radius;
+    reference: distances to the certified solution polytope (``LassoSolutionSet``) and its certified ``h*``."""
     from fedtheory.problems.solution_sets import LassoSolutionSet
 
     rng = ctx.rng()

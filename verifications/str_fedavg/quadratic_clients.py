@@ -14,12 +14,14 @@ instances):
   Centres ``c_i`` are Gaussian with a log-uniform scale in [0.1, 10]. For Lemmas 2 and 3 the inner ``h`` and the
   outer ``f`` are two independent such families; for Lemma 4 ``f_i`` gets ``+ mu_0 I`` (``mu_0`` log-uniform in
   [0.01, 1]).
-* ``V13`` (spec section 6, V13): ``N`` in {2, 3}, ``n`` in {2, 3, 4}; ``h_i(x) = 1/2 (a_i'x - b_i)^2`` (one row per
-  client, ``b = A x_true``, a consistent system, so ``h_i* = h* = 0``) and ``f_i(x) = 1/2 x'P_i x - q_i'x`` with
-  ``P_i = M M' u + 1e-3 I`` (``M`` Gaussian ``n x n``, ``u`` log-uniform in [0.01, 10]), ``q_i`` Gaussian.
+* ``V13`` (our recipe for Lemmas 2 and 3): ``N`` in {2, 3}, ``n`` in {2, 3, 4}; ``h_i(x) = 1/2 (a_i'x - b_i)^2``
+  (one row per client, ``b = A x_true``, a consistent system, so ``h_i* = h* = 0``) and ``f_i(x) = 1/2 x'P_i x -
+  q_i'x`` with ``P_i = M M' u + 1e-3 I`` (``M`` Gaussian ``n x n``, ``u`` log-uniform in [0.01, 10]), ``q_i``
+  Gaussian.
 * ``V13-anchored``: ``V13`` with ``b = A argmin f``, so that ``argmin f`` lies in ``X_h^*`` and ``f* = inf f``
   (the corner where the ``4 L_f (f* - inf f)`` term of Lemma 2's ``G^2`` vanishes).
 
+Exact quantities: client minimisers ``c_i`` (``A_i^+ b_i``), ``argmin`` of an average by the pseudo-inverse (an
 eigendecomposition with eigenvalues below ``1e-10 lambda_max`` set to zero), ``inf psi - (1/N) sum_i psi_i(x_i*) =
 (1/N) sum_i 1/2 (xbar - c_i)'A_i(xbar - c_i)``, gaps ``psi(x) - inf psi = 1/2 (x - xbar)'Abar(x - xbar)``, the
 bilevel solution ``x* = argmin_{X_h^*} f`` (``X_h^* = argmin h + null(Hbar)``, minimised over the null space) and
@@ -28,18 +30,14 @@ bilevel solution ``x* = argmin_{X_h^*} f`` (``X_h^* = argmin h + null(Hbar)``, m
 are the exact client constants: ``L_psi = max_i lambda_max(A_i)``, ``mu_f = min_i lambda_min(F_i)``.
 
 Every inequality ``lhs <= rhs`` is reported per cell (e.g. a family and an ``eta``) at its worst entry: the violated
-
+entry with the largest ``lhs/(rhs + tol)`` if there is one, else the entry with the largest ``lhs/(rhs + tol)``,
 ``tol = 1e-9 |rhs| + 1e-12 scale``. ``scale`` bounds the size of the terms whose rounding enters either side (e.g.
 ``L^2 ||x - c_i||^2`` for ``||grad psi_i(x)||^2``), so ``tol`` covers rounding only, also where both sides vanish
 (clients with a common minimiser). ``measured`` and ``bound`` are ``lhs`` and ``rhs`` divided by ``scale`` (judged
 with the same tolerance), so the margin is ``lhs/rhs``. The witness lists, per cell, the number of entries and of
 violations, the largest ratio and the worst violation, and the data of the overall worst entry.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Assumption 1 at line 111, Lemma 1 at 119-121, Lemma 2 at
-123-125, Remark 3 at 178-180, Lemma 3 at 182-184, Lemma 4 at 220-224, problem (4) at 88, the proof of Lemma 1 at
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Assumption 1 at line 111, Lemma 1 at 119-121, Lemma 2 at
-123-125, Remark 3 at 178-180, Lemma 3 at 182-184, Lemma 4 at 220-224, problem (4) at 88.
+Paper text: Assumption 1, Lemmas 1-3, Remark 3, Lemma 4, problem (4) and the proofs of Lemmas 1-3 (Appendices A-C).
 """
 
 from __future__ import annotations
@@ -49,14 +47,14 @@ from functools import cached_property
 
 import numpy as np
 
-from fedtheory.harness.claims import Evidence, seed_for
+from fedtheory.harness.claims import Evidence
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 
 REGISTERS_CLAIMS = False  # shared instances and reduction; the claims are in the sibling modules
 
 PAPER = "str-fedavg"
 ETAS = (0.01, 0.1, 0.5, 1.0, 2.0, 11.0)  # V13's grid plus 2 and the printed eta-hat = 11 of Thm 3 / Prop 7
-RTOL = 1e-9
-ATOL = 1e-12  # on quantities divided by their scale
 Q_SHAPES = tuple((N, n) for N in range(2, 7) for n in range(1, 5))
 V13_SHAPES = tuple((N, n) for N in (2, 3) for n in (2, 3, 4))
 N_RANDOM = 20  # random points per instance (V13)
@@ -155,7 +153,7 @@ class Clients:
 
 @dataclass
 class Regularized:
-    """``f_eta = h + eta f`` (line 253) for client families ``h``, ``f``, with its exact minimiser ``x_eta^*``."""
+    """``f_eta = h + eta f`` (Proposition 2) for client families ``h``, ``f``, with its exact minimiser ``x_eta^*``."""
 
     h: Clients
     f: Clients
@@ -214,7 +212,8 @@ def q_clients(rng: np.random.Generator, B: int, N: int, n: int, mu0: bool = Fals
 
 
 def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tuple[Clients, Clients]:
-    """Spec V13: one-row consistent least-squares ``h_i`` and strongly convex quadratic ``f_i`` (module docstring)."""
+    """Family ``V13``: one-row consistent least-squares ``h_i`` and strongly convex quadratic ``f_i`` (module
+    docstring)."""
     a = rng.standard_normal((B, N, n))
     M = rng.standard_normal((B, N, n, n))
     P = log_uniform(rng, 0.01, 10.0, (B, N, 1, 1)) * (M @ np.swapaxes(M, -1, -2)) + 1e-3 * np.eye(n)
@@ -231,7 +230,7 @@ def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tup
 # --------------------------------------------------------------------------------------------------
 def violated(lhs: np.ndarray, rhs: np.ndarray, scale: np.ndarray, relation: str = "<=") -> np.ndarray:
     """Entries that break ``lhs <relation> rhs`` beyond rounding (``1e-9 |rhs| + 1e-12 scale``, as judged)."""
-    tol = RTOL * np.abs(rhs) + ATOL * scale
+    tol = ROUNDING * np.abs(rhs) + SCALED_ROUNDING * scale
     return np.abs(lhs - rhs) > tol if relation == "==" else lhs > rhs + tol
 
 
@@ -250,7 +249,7 @@ class Cells:
         if self.relation == "==":
             score_all = np.abs(lhs - rhs) / scale
         else:  # lhs / (rhs + rounding tolerance): <= 1 exactly when the entry holds
-            den = rhs + RTOL * np.abs(rhs) + ATOL * scale
+            den = rhs + ROUNDING * np.abs(rhs) + SCALED_ROUNDING * scale
             with np.errstate(divide="ignore", invalid="ignore"):
                 score_all = np.where(den > 0, lhs / den, np.where(lhs > den, np.inf, -np.inf))
         k = int(np.argmax(np.where(bad, score_all, -np.inf) if bad.any() else score_all))
@@ -290,16 +289,15 @@ class Cells:
         return table
 
     def evidence(self, **witness) -> Evidence:
-        cells = list(self.cells.values())
-        grid = {key: [cell["labels"][key] for cell in cells] for key in cells[0]["labels"]}
+        """One entry per cell (its worst entry, divided by its scale), the cell's labels as its parameters."""
+        points = Points()
+        for cell in self.cells.values():
+            points.add(cell["measured"], cell["bound"], **cell["labels"])
         worst = {k: v for k, v in self.worst.items() if k not in ("failed", "score", "measured", "bound")}
-        return Evidence(
-            measured=[cell["measured"] for cell in cells],
-            bound=[cell["bound"] for cell in cells],
-            relation=self.relation,
-            rtol=RTOL,
-            atol=ATOL,
-            grid=grid,
+        return points.evidence(
+            self.relation,
+            rtol=ROUNDING,
+            atol=SCALED_ROUNDING,
             witness={"per cell": self.table(), "worst entry": worst, **witness},
         )
 
@@ -313,12 +311,8 @@ def instance(clients: dict[str, Clients], b: int) -> dict:
     return {"instance": data}
 
 
-def lemma_rng(label: str) -> np.random.Generator:
-    """A generator shared by every part of one lemma (same instances for the statement and its proof steps)."""
-    return np.random.default_rng(seed_for(f"{PAPER}/{label}"))
-
-
 def batch(quick: bool, family: str) -> int:
-    """Instances per shape ``(N, n)``: V13 holds 3000 instances in all (spec V13), 10x in the full profile."""
+    """Instances per shape ``(N, n)``: V13 holds 3000 instances in all (as our recipe prescribes), 10x in the full
+    profile."""
     per = {"Q": 150, "V13": 500, "V13-anchored": 500}[family]
     return per if quick else 10 * per

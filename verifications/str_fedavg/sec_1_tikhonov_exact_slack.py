@@ -1,15 +1,13 @@
-"""Related work (section 1) of StR-FedAvg checked on the weak-sharp instances: the Tikhonov path of (A) (V4, figure
+"""Related work (section 1) of StR-FedAvg checked on the weak-sharp instances: the Tikhonov path of (A) (figure
 ``tikhonov-path``), the exact-regularization threshold of (C) against a direct certified SOCP and against the printed
-Case iii condition (V14), and the slack constraint ``h <= h* + delta`` (V18, from its KKT conditions). Instances:
+Case iii condition, and the slack constraint ``h <= h* + delta`` (from its KKT conditions). Instances:
 :mod:`.sharpness_instances`.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Related work (Tikhonov, exact regularization, the slack
-constraint ``h <= h* + eps_h``) lines 27-29, Proposition 2 lines 251-268 (Case iii condition at 265).
+Paper text: Related work (Tikhonov, exact regularization, the slack constraint ``h <= h* + eps_h``), Proposition 2
+(its Case iii condition).
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import cvxpy as cp
 import numpy as np
@@ -17,20 +15,23 @@ import numpy as np
 from fedtheory.fit import loglog_slope
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems import bilevel
 from fedtheory.problems.bilevel import SquaredDistance, tikhonov_point
 from fedtheory.reference import solve
 from fedtheory.sharpness import least_squares_sharpness
 
-from .sharpness_instances import PAPER, RN, RTOL, ls_30_50_5, rn_c
+from .sharpness_instances import PAPER, RN, ls_30_50_5, rn_c
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Tikhonov path (spec W-6, V4)
+# Tikhonov path
 # ---------------------------------------------------------------------------------------------------------------------
 @claim(
     f"{PAPER}/sec-1:tikhonov-path",
-    source="Related work, line 27 (Tikhonov regularization); Proposition 2 (i-1), (ii-3), lines 257, 263",
+    source="Related work (Tikhonov regularization); Proposition 2 (i-1), (ii-3)",
     statement=(
         "Instance A (LS(30,50,5), f = 1/2||x||^2), eta in 10^[-4, 0] (20 values), Tikhonov points x_eta = "
         "(H + eta I)^{-1} U'v/N (Err(x_eta) = 0): (a) Prop 2 (i-1) at x_eta, h(x_eta) - h* <= eta M; (b) the orders "
@@ -42,30 +43,20 @@ from .sharpness_instances import PAPER, RN, RTOL, ls_30_50_5, rn_c
     figure="tikhonov-path",
 )
 def tikhonov_path(ctx: Context) -> Evidence:
-    """V4: Prop 2 (i-1) along the Tikhonov path and its decay orders; figure ``tikhonov-path``."""
-    ls = ls_30_50_5()
+    """Prop 2 (i-1) along the Tikhonov path of (A) and its decay orders; ``x_eta`` in closed form (singular basis,
+    cross-checked by a linear solve in the witness), slopes by log-log fits with 95% intervals; figure
+    ``tikhonov-path``."""
+    ls = ls_30_50_5(ctx)
     x_star = ls.x_star
     M = 0.5 * x_star @ x_star
     eta = np.logspace(-4, 0, 20)
-    tp = bilevel.tikhonov_path(ls, 1.0, eta)  # (H + eta I)^{-1} U'v/N in the singular basis (spec W-6)
+    tp = bilevel.tikhonov_path(ls, 1.0, eta)  # (H + eta I)^{-1} U'v/N in the singular basis
     x_eta = tp.x_eta
     gap = ls.value(x_eta)
     dist = tp.distance
     small = eta <= 1e-2
     fit_h, fit_d = loglog_slope(eta[small], gap[small]), loglog_slope(eta[small], dist[small])
-    path = ctx.figure_path("tikhonov-path")
-    if path is not None:
-        fig, ax = plotting.figure(width=4.4, height=3.2)
-        ax.loglog(eta, gap, "o-", markersize=3, label="h(x_eta) - h*")
-        ax.loglog(eta, eta * M, "--", label="eta M (Prop 2 (i-1), Err = 0)")
-        ax.loglog(eta, dist, "s-", markersize=3, label="||x_eta - x*|| = dist(x_eta, X*)")
-        ax.set_xlabel("eta")
-        ax.set_title(
-            f"Tikhonov path, LS(30,50,5), f = ||x||^2/2\nslopes (eta <= 1e-2): gap {fit_h.slope:.2f}, "
-            f"dist {fit_d.slope:.2f}"
-        )
-        ax.legend(fontsize=7)
-        plotting.save(fig, path)
+    ctx.draw(_paint_tikhonov_path, eta, gap, dist, M, fit_h.slope, fit_d.slope)
     measured = np.concatenate([gap, [1.0, 0.25]])
     bound = np.concatenate([eta * M, [fit_h.lo, fit_d.lo]])
     quantity = ["h(x_eta) - h* <= eta M"] * eta.size + ["printed order 1 <= slope of gap", "order 1/4 <= slope of dist"]
@@ -79,11 +70,25 @@ def tikhonov_path(ctx: Context) -> Evidence:
         ),
     }
     grid = {"quantity": quantity, "eta": np.concatenate([eta, [np.nan, np.nan]])}
-    return Evidence(measured, bound, "<=", rtol=RTOL, grid=grid, witness=witness)
+    return Evidence(measured, bound, "<=", rtol=ROUNDING, grid=grid, witness=witness)
+
+
+def _paint_tikhonov_path(path, eta, gap, dist, M: float, slope_gap: float, slope_dist: float) -> None:
+    """Figure ``tikhonov-path``: ``h(x_eta) - h*``, ``eta M`` and ``dist(x_eta, X*)`` against ``eta``."""
+    fig, ax = plotting.figure(width=4.4, height=3.2)
+    ax.loglog(eta, gap, "o-", markersize=3, label="h(x_eta) - h*")
+    ax.loglog(eta, eta * M, "--", label="eta M (Prop 2 (i-1), Err = 0)")
+    ax.loglog(eta, dist, "s-", markersize=3, label="||x_eta - x*|| = dist(x_eta, X*)")
+    ax.set_xlabel("eta")
+    ax.set_title(
+        f"Tikhonov path, LS(30,50,5), f = ||x||^2/2\nslopes (eta <= 1e-2): gap {slope_gap:.2f}, dist {slope_dist:.2f}"
+    )
+    ax.legend(fontsize=7)
+    plotting.save(fig, path)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Exact regularization for kappa = 1 (spec W-2, V14)
+# Exact regularization for kappa = 1
 # ---------------------------------------------------------------------------------------------------------------------
 def _tikhonov_socp(rn: RN, eta: float) -> tuple[np.ndarray, float, dict]:
     """``argmin ||Ux - v||_2 + (eta/2)||x - x0||^2`` by Clarabel (certified), its value and certificate."""
@@ -95,7 +100,7 @@ def _tikhonov_socp(rn: RN, eta: float) -> tuple[np.ndarray, float, dict]:
 
 @claim(
     f"{PAPER}/sec-1:exact-regularization",
-    source="Related work, line 27 (exact regularization [21, 20, 5, 6]); spec W-2, V14",
+    source="Related work (exact regularization [21, 20, 5, 6])",
     statement=(
         "Instance C (h = ||Ux - v||_2, U 5x8, f = 1/2||x - x0||^2): x_eta* = x* exactly iff eta <= eta_crit = "
         "1/||(U^+)'(x0 - x*)||. Certified SOCP (Clarabel) at eta/eta_crit in {0.25, 0.5, 0.99, 1.01, 1.5, 3} and at "
@@ -105,21 +110,21 @@ def _tikhonov_socp(rn: RN, eta: float) -> tuple[np.ndarray, float, dict]:
     expect="holds",
 )
 def exact_regularization(ctx: Context) -> Evidence:
-    """V14: the exact-regularization threshold of the residual-norm instance, closed form vs certified SOCP."""
-    rn = rn_c()
+    """The exact-regularization threshold of the residual-norm instance (C): the closed-form ``eta_crit`` against a
+    certified SOCP (Clarabel, duality gaps in the witness) below and above it and at the printed Case iii bound."""
+    rn = rn_c(ctx)
     x_star = rn.x_star
     f_star = 0.5 * float(np.sum((x_star - rn.x0) ** 2))
     ratios = [0.25, 0.5, 0.99, 1.01, 1.5, 3.0, rn.eta_paper / rn.eta_crit]
-    measured, bound, labels, dev, gaps, routes = [], [], [], [], [], []
+    points, dev, gaps, routes = Points(), [], [], []
     for rho in ratios:
         eta = rho * rn.eta_crit
         x_eta, value, cert = _tikhonov_socp(rn, eta)
         excess = eta * f_star - value  # f_eta(x*) = h* + eta f* = eta f*
         tol = 1e-7 * max(1.0, eta * f_star)
         below = rho <= 1
-        measured.append(excess if below else tol)
-        bound.append(tol if below else excess)
-        labels.append(f"eta/eta_crit = {rho:.4g} ({'excess <= tol' if below else 'excess > tol'})")
+        label = f"eta/eta_crit = {rho:.4g} ({'excess <= tol' if below else 'excess > tol'})"
+        points.add(excess if below else tol, tol if below else excess, eta=label)
         dev.append(float(np.linalg.norm(x_eta - x_star)))
         gaps.append(cert["duality_gap"])
         routes.append(f"{cert['route']} ({cert['status']})")
@@ -130,14 +135,14 @@ def exact_regularization(ctx: Context) -> Evidence:
         "duality gaps (fedtheory certificate)": gaps,
         "clarabel routes (status)": routes,
     }
-    return Evidence(np.array(measured), np.array(bound), "<=", grid={"eta": labels}, witness=witness)
+    return points.evidence("<=", witness=witness)
 
 
 @claim(
     f"{PAPER}/prop-2:iii-exact",
-    source="Proposition 2 Case iii condition, line 265 (also Prop 5, line 439; Thm 1 (iii), line 141)",
+    source="Proposition 2 Case iii condition (also Proposition 5; Theorem 1 (iii))",
     statement=(
-        "On h = ||Ux - v||_2 with f = 1/2||x - x0||^2 (spec W-2; 200 random consistent instances, m x n in {5x8, "
+        "On h = ||Ux - v||_2 with f = 1/2||x - x0||^2 (200 random consistent instances, m x n in {5x8, "
         "3x10, 10x12, 20x30}, U Gaussian, x0 ~ N(0, 9I)), the printed Case iii condition eta <= alpha/(2||grad "
         "f(x*)||) = sigma_r/(2||x* - x0||) lies inside the exact-regularization range eta <= eta_crit (x_eta* = x*), "
         "so under Case iii the Tikhonov point is the bilevel solution; measured eta_paper, bound eta_crit "
@@ -146,40 +151,38 @@ def exact_regularization(ctx: Context) -> Evidence:
     expect="holds",
 )
 def case_iii_exact(ctx: Context) -> Evidence:
-    """V14: is the printed Case iii condition sufficient for exact regularization? (eta_paper vs eta_crit)."""
+    """Is the printed Case iii condition sufficient for exact regularization? ``eta_paper`` against the closed-form
+    threshold ``eta_crit`` on 200 random residual-norm instances drawn from the claim's generator."""
     rng = ctx.rng()
-    paper, crit, shapes = [], [], []
+    points = Points()
     for m, n in ((5, 8), (3, 10), (10, 12), (20, 30)):
         for _ in range(50):
             rn = RN.draw(rng, m, n)
-            paper.append(rn.eta_paper)
-            crit.append(rn.eta_crit)
-            shapes.append(f"{m}x{n}")
-    paper, crit = np.array(paper), np.array(crit)
-    ratio = crit / paper
-    rn = rn_c()
+            points.add(rn.eta_paper, rn.eta_crit, shape=f"{m}x{n}")
+    ratio = np.array(points.bound) / np.array(points.measured)
+    rn = rn_c(ctx)
     witness = {
         "eta_crit/eta_paper: min, median, max": [float(ratio.min()), float(np.median(ratio)), float(ratio.max())],
         "main instance C": {"eta_paper": rn.eta_paper, "eta_crit": rn.eta_crit, "ratio": rn.eta_crit / rn.eta_paper},
     }
-    return Evidence(paper, crit, "<=", rtol=RTOL, grid={"shape": shapes}, witness=witness)
+    return points.evidence("<=", rtol=ROUNDING, witness=witness)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Slack constraint h <= h* + delta (Related work, line 29; spec V18)
+# Slack constraint h <= h* + delta (Related work)
 # ---------------------------------------------------------------------------------------------------------------------
 DELTAS = np.logspace(-8, -2, 7)
 
 
-@cache
-def _slack() -> dict:
+@family(f"{PAPER}/sec-1:slack-solutions")
+def _slack(fam: Family) -> dict:
     """Solutions of ``min f s.t. h(x) <= h* + delta`` from their KKT conditions (bisection on the multiplier's log).
 
     A (``f = 1/2||x||^2``): the Tikhonov point ``x_eta`` with ``h(x_eta) = delta`` (``h(x_eta)`` increases with
     ``eta``). C (``min 1/2||x - x0||^2 s.t. ||Ux - v||_2 <= delta``): ``x = x* + d``, ``d`` in ``row(U)``; in the right
     singular basis ``d_i = w_i/(1 + nu sigma_i^2)`` (``w = V'(x0 - x*)``) with ``||U d|| = (sum sigma_i^2 d_i^2)^{1/2}
     = delta``."""
-    ls = ls_30_50_5()
+    ls = ls_30_50_5(fam.profile)
     lo, hi = np.full(DELTAS.size, np.log(1e-16)), np.full(DELTAS.size, np.log(1e6))
     for _ in range(200):
         mid = (lo + hi) / 2
@@ -188,7 +191,7 @@ def _slack() -> dict:
     a = bilevel.tikhonov_path(ls, 1.0, np.exp(lo))
     a_dist = a.distance
     a_drop = -np.sum(a.offset * (a.x_star + a.offset / 2), axis=1)  # f* - f(x_eta), no cancellation
-    rn = rn_c()
+    rn = rn_c(fam.profile)
     sigma, V = rn.h.solution_set.singular_values, rn.h.solution_set.row_basis
     w = V.T @ (rn.x0 - rn.x_star)  # x0 - x* lies in row(U); d = x_delta - x* = V d_r
 
@@ -213,7 +216,7 @@ def _slack() -> dict:
 
 @claim(
     f"{PAPER}/sec-1:slack",
-    source="Related work, line 29 ('approximating the constraint as h(x) <= h* + eps_h ... may cause an "
+    source="Related work ('approximating the constraint as h(x) <= h* + eps_h ... may cause an "
     "undesirable deviation from the solution set')",
     statement=(
         "For every delta in 10^[-8, -2] the solution x_delta of min f s.t. h(x) <= h* + delta leaves X* and lowers "
@@ -224,24 +227,24 @@ def _slack() -> dict:
     expect="holds",
 )
 def slack_deviation(ctx: Context) -> Evidence:
-    """V18: the slack constraint shifts the solution off ``X*``."""
-    data = _slack()
-    measured, bound, labels = [], [], []
+    """The slack constraint shifts the solution off ``X*`` on (A) and (C): the KKT solutions (bisection on the
+    multiplier, closed forms otherwise) against the threshold ``tol = 1e-12``."""
+    data = _slack(ctx)
+    points = Points()
     for key in ("A", "C"):
         d = data[key]
         for name in ("dist", "drop"):
-            measured.append(d[name])
-            bound.append(np.full(DELTAS.size, d["tol"]))
-            labels += [f"{key}: {name}, delta = {x:.0e}" for x in DELTAS]
+            for value, delta in zip(d[name], DELTAS, strict=True):
+                points.add(value, d["tol"], case=f"{key}: {name}, delta = {delta:.0e}")
     witness = {
         key: {"dist": data[key]["dist"].tolist(), "f* - f(x_delta)": data[key]["drop"].tolist()} for key in ("A", "C")
     }
-    return Evidence(np.concatenate(measured), np.concatenate(bound), ">", grid={"case": labels}, witness=witness)
+    return points.evidence(">", witness=witness)
 
 
 @claim(
     f"{PAPER}/sec-1:slack:order",
-    source="Related work, line 29; spec W-4 step 2, V18 (shift O((delta/alpha)^{1/kappa}))",
+    source="Related work (the slack constraint; shift O((delta/alpha)^{1/kappa}))",
     statement=(
         "The slack solution's deviation obeys dist(x_delta, X*) <= (delta/alpha)^{1/kappa} (weak sharpness: A kappa "
         "= 2, alpha_2; C kappa = 1, sigma_r) for delta in 10^[-8, -2]; the fitted log-log slopes of dist vs delta "
@@ -250,16 +253,17 @@ def slack_deviation(ctx: Context) -> Evidence:
     expect="holds",
 )
 def slack_order(ctx: Context) -> Evidence:
-    """V18: the deviation is of order ``(delta/alpha)^{1/kappa}``."""
-    data = _slack()
-    measured, bound, labels, witness = [], [], [], {}
+    """The deviation of the slack solutions on (A) and (C) against ``(delta/alpha)^{1/kappa}`` with the closed-form
+    ``alpha`` (``alpha_2`` resp. ``sigma_r``); log-log slopes reported."""
+    data = _slack(ctx)
+    points, witness = Points(), {}
     for key in ("A", "C"):
         d = data[key]
-        measured.append(d["dist"])
-        bound.append((DELTAS / d["alpha"]) ** (1 / d["kappa"]))
-        labels += [f"{key}, delta = {x:.0e}" for x in DELTAS]
+        bound = (DELTAS / d["alpha"]) ** (1 / d["kappa"])
+        for value, shift, delta in zip(d["dist"], bound, DELTAS, strict=True):
+            points.add(value, shift, case=f"{key}, delta = {delta:.0e}")
         fit = loglog_slope(DELTAS, d["dist"])
         witness[key] = {"slope": [fit.slope, fit.lo, fit.hi], "1/kappa": 1 / d["kappa"], "alpha": d["alpha"]}
-    return Evidence(
-        np.concatenate(measured), np.concatenate(bound), "<=", rtol=1e-6, grid={"case": labels}, witness=witness
-    )
+    # rtol 1e-6: the rounding of the KKT solutions (feasible by construction of the bisection) and of dist, with a wide
+    # margin
+    return points.evidence("<=", rtol=1e-6, witness=witness)

@@ -1,56 +1,56 @@
-"""Instances, points and constants shared by the weak-sharpness claims of StR-FedAvg (spec sections 1.5, 3.2-3.4,
-recipes V1-V4, V14, V18); no claims.
+"""Instances, points and constants shared by the weak-sharpness claims of StR-FedAvg; no claims.
 
 Used by :mod:`.prop_2_5_pointwise` (the pointwise Propositions 2 and 5 and the proof equations), by
 :mod:`.thm_3_eq_13_feasibility` ((13)), by :mod:`.notation_weak_sharpness` (weak-sharpness constants and orders) and by
 :mod:`.sec_1_tikhonov_exact_slack` (Tikhonov path, exact regularization, slack constraint). The claim statements'
-"module docstring" is this one.
+"module docstring" is this one. Every instance is a family (:func:`fedtheory.harness.family.family`), drawn from a
+generator seeded from the family's name.
 
 Instances (``h* = 0`` in all: the systems are consistent).
 
-* LS(30, 50, 5) (spec 4.1, :func:`fedtheory.problems.bilevel.ls_instance`): ``U`` 30 x 50 with ``N(0, 1/50)``
-  entries, 6 rows per client, ``N = 5``, ``v = U x_true`` with a 5-sparse Gaussian ``x_true``;
+* LS(30, 50, 5) (our least-squares design, :func:`fedtheory.problems.bilevel.ls_instance`): ``U`` 30 x 50 with
+  ``N(0, 1/50)`` entries, 6 rows per client, ``N = 5``, ``v = U x_true`` with a 5-sparse Gaussian ``x_true``;
   ``h(y) = (1/(2N)) ||U y - v||^2``, ``X* = U^+ v + null(U)``.
   Weak sharp with ``kappa = 2`` and ``alpha_2 = sigma_30(U)^2/(2N)`` exactly (:func:`fedtheory.sharpness.
-  least_squares_sharpness`, spec W-1), and with no ``alpha > 0`` for any other order.
+  least_squares_sharpness`), and with no ``alpha > 0`` for any other order.
 * (A) LS with ``f = 1/2 ||x||^2`` (``mu_f = 1``): ``x* = U^+ v``, ``grad f(x*) = x*``, ``M = f* - inf f = f*``,
   Tikhonov point ``x_eta = (H + eta I)^{-1} U'v/N`` and ``Err(x) = 1/2 (x - x_eta)'(H + eta I)(x - x_eta)``
   (``H = U'U/N``), all closed forms (:func:`~fedtheory.problems.bilevel.tikhonov_point`,
   :func:`~fedtheory.problems.bilevel.tikhonov_gap`, :func:`~fedtheory.problems.bilevel.tikhonov_path`).
-* (B) LS with the Huber outer ``f(x) = sum_i H_mu(x_i)``, ``mu = 0.05`` (convex, ``mu_f = 0``; spec W-5): ``x*``
+* (B) LS with the Huber outer ``f(x) = sum_i H_mu(x_i)``, ``mu = 0.05`` (convex, ``mu_f = 0``): ``x*``
   minimises ``f`` over ``X* = x_p + Z z`` and ``x_eta`` minimises ``h + eta f``
   (:func:`fedtheory.problems.bilevel.bilevel_optimum`, :func:`~fedtheory.problems.bilevel.tikhonov_reference`:
   Clarabel polished on its active set, with Fenchel duality-gap certificates, reported), ``M = f*`` (``inf f = 0``),
   ``grad f(x*) = clip(x*/mu, -1, 1)``.
-* (C) ``h(x) = ||U x - v||_2`` (not squared; ``U`` 5 x 8 Gaussian, spec 4.3,
+* (C) ``h(x) = ||U x - v||_2`` (not squared; ``U`` 5 x 8 Gaussian,
   :func:`~fedtheory.problems.bilevel.residual_norm_instance`) with ``f = 1/2 ||x - x0||^2``,
-  ``x0 ~ N(0, 9 I)``: ``kappa = 1`` with ``alpha = sigma_r(U)`` exactly (spec W-2), ``x* = Pi(x0)``. ``h`` is not
+  ``x0 ~ N(0, 9 I)``: ``kappa = 1`` with ``alpha = sigma_r(U)`` exactly, ``x* = Pi(x0)``. ``h`` is not
   differentiable on ``X*``, so (C) is OUTSIDE Assumption 1 (``h_i`` L-smooth); the propositions' proofs use only
   convexity, weak sharpness and (strong) convexity of ``f``. For ``eta <= eta_crit = 1/||(U^+)'(x0 - x*)||`` the
-  Tikhonov point is ``x*`` itself (exact regularization, spec W-2,
+  Tikhonov point is ``x*`` itself (exact regularization,
   :func:`~fedtheory.problems.bilevel.exact_regularization_threshold`), so ``f_eta* = eta f*``; the Case iii grid
   ``eta = {0.1, 0.5, 1} alpha/(2||grad f(x*)||)`` lies below ``eta_crit`` (claim ``prop-2:iii-exact``).
 
+Points: 200 random ``x = x* + s w`` (``w ~ N(0, I/n)``, ``s`` log-uniform in ``[1e-3, 1e2]``) at every ``eta`` of
 the grid (``{1e-3, 1e-2, 0.1, 1}`` for (A), (B); the Case iii grid for (C)), the Tikhonov points ``x_eta'`` of the
 grid at every ``eta``, and every server iterate of deterministic runs of Algorithm 1
 (:func:`fedtheory.algorithms.bilevel.run`, full participation, ``K = 5``, ``gamma_g = 1``,
 ``gamma_l = 1/(2K(L_h + eta L_f))``, ``R = 150``, ``eta in {0.1, 0.01}``) on (A) and (B); (C) has no gradient.
 
-1.4, ``delta = 0``), which gives ``<=`` and suffices for every part.
+``M``: the proof of Proposition 2 needs ``f* - E f(xbar^R) < M`` "for some M > 0"; read as ``M := f* - inf f``
+(with ``delta = 0``), which gives ``<=`` and suffices for every part.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; weak sharpness (Notation) line 47, Proposition 2 lines 251-268
-(Case iii condition at 265), proof of Proposition 2 line 276 (``M``).
+Paper text: weak sharpness (Notation), Proposition 2 (its Case iii condition) and the proof of Proposition 2 (``M``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms.bilevel import StRParams, run
-from fedtheory.harness.claims import seed_for
+from fedtheory.harness.family import Family, family
 from fedtheory.problems.bilevel import (
     HuberL1,
     InnerLeastSquares,
@@ -69,7 +69,6 @@ from fedtheory.sharpness import least_squares_sharpness
 REGISTERS_CLAIMS = False  # shared instances; the claims are in the sibling modules
 
 PAPER = "str-fedavg"
-RTOL = 1e-9
 ETAS = (1e-3, 1e-2, 0.1, 1.0)
 ALG_ETAS = (0.1, 0.01)
 CASE_III = (0.1, 0.5, 1.0)  # eta / (alpha/(2 ||grad f(x*)||))
@@ -80,12 +79,10 @@ N_POINTS = 200
 # ---------------------------------------------------------------------------------------------------------------------
 # Instances
 # ---------------------------------------------------------------------------------------------------------------------
-@cache
-def ls_30_50_5(scale: float = 1.0) -> InnerLeastSquares:
-    """LS(30, 50, 5) of spec 4.1 (:func:`~fedtheory.problems.bilevel.ls_instance`, fixed seed), rows and responses
-    multiplied by ``scale``."""
-    inner = ls_instance(30, 50, 5, np.random.default_rng(seed_for("str-fedavg/instance:LS(30,50,5)"))).inner
-    return inner if scale == 1.0 else InnerLeastSquares.split(scale * inner.U, scale * inner.v, inner.N)
+@family(f"{PAPER}/instance:LS(30,50,5)")
+def ls_30_50_5(fam: Family) -> InnerLeastSquares:
+    """LS(30, 50, 5) (module docstring; :func:`~fedtheory.problems.bilevel.ls_instance`)."""
+    return ls_instance(30, 50, 5, fam.rng()).inner
 
 
 @dataclass(frozen=True)
@@ -134,10 +131,10 @@ def _stack(name, blocks, consts, info) -> Rows:
     return Rows(name, **cat, **consts, info=info)
 
 
-@cache
-def _instance_a() -> Rows:
+@family(f"{PAPER}/instance:A")
+def _instance_a(fam: Family) -> Rows:
     """(A): LS(30, 50, 5) with ``f = 1/2 ||x||^2`` (module docstring)."""
-    inner, rng = ls_30_50_5(), np.random.default_rng(seed_for("str-fedavg/instance:A"))
+    inner, rng = ls_30_50_5(fam.profile), fam.rng()
     x_star = inner.x_star  # U^+ v = argmin_{X*} ||x||
     outer = SquaredDistance(np.zeros(inner.dim))
     f_star = float(outer.value(x_star))
@@ -165,10 +162,10 @@ def _instance_a() -> Rows:
     return _stack("A: LS(30,50,5), f = 1/2||x||^2", blocks, consts, {"alg1_etas": list(ALG_ETAS)})
 
 
-@cache
-def _instance_b() -> Rows:
+@family(f"{PAPER}/instance:B")
+def _instance_b(fam: Family) -> Rows:
     """(B): LS(30, 50, 5) with the Huber outer, ``mu = 0.05`` (module docstring)."""
-    inner, rng = ls_30_50_5(), np.random.default_rng(seed_for("str-fedavg/instance:B"))
+    inner, rng = ls_30_50_5(fam.profile), fam.rng()
     outer = HuberL1(HUBER_MU, dim=inner.dim)
     ref = bilevel_optimum(inner, outer)
     tik = tikhonov_reference(inner, outer, np.array(ETAS))
@@ -208,7 +205,7 @@ def _instance_b() -> Rows:
 
 @dataclass(frozen=True)
 class RN:
-    """(C): ``h = ||U x - v||_2`` on a consistent system with ``f = 1/2 ||x - x0||^2`` (spec W-2, 4.3), and the
+    """(C): ``h = ||U x - v||_2`` on a consistent system with ``f = 1/2 ||x - x0||^2``, and the
     bilevel solution ``x* = Pi(x0)``.
 
     Attributes
@@ -219,9 +216,9 @@ class RN:
         ``Pi(x0)``.
     eta_crit : float
         ``1/||(U^+)'(x0 - x*)||``: ``x_eta = x*`` iff ``eta <= eta_crit``
-        (:func:`~fedtheory.problems.bilevel.exact_regularization_threshold`, spec W-2).
+        (:func:`~fedtheory.problems.bilevel.exact_regularization_threshold`).
     eta_paper : float
-        The Case iii condition's bound ``alpha/(2 ||grad f(x*)||)`` (Prop. 2, line 265).
+        The Case iii condition's bound ``alpha/(2 ||grad f(x*)||)`` (Proposition 2).
     """
 
     case: ResidualNormInstance
@@ -247,19 +244,20 @@ class RN:
         return self.case.x0
 
 
-@cache
-def rn_c() -> RN:
-    return RN.draw(np.random.default_rng(seed_for("str-fedavg/instance:C")))
+@family(f"{PAPER}/instance:C")
+def rn_c(fam: Family) -> RN:
+    """(C) (module docstring)."""
+    return RN.draw(fam.rng())
 
 
-@cache
-def _instance_c() -> Rows:
+@family(f"{PAPER}/instance:C-points")
+def _instance_c(fam: Family) -> Rows:
     """(C) at the Case iii grid ``eta = {0.1, 0.5, 1} alpha/(2 ||grad f(x*)||)`` (module docstring)."""
-    rn, rng = rn_c(), np.random.default_rng(seed_for("str-fedavg/instance:C-points"))
+    rn, rng = rn_c(fam.profile), fam.rng()
     x_star = rn.x_star
     f_star = 0.5 * float(np.sum((x_star - rn.x0) ** 2))
     etas = [c * rn.eta_paper for c in CASE_III]
-    assert max(etas) <= rn.eta_crit  # exact regularization: f_eta* = eta f* (spec W-2)
+    assert max(etas) <= rn.eta_crit  # exact regularization: f_eta* = eta f*
     rand = random_points(rng, x_star)
 
     def block(points, eta, kind):

@@ -3,27 +3,28 @@
 Case iii (``kappa = 1``) cannot be instantiated inside Assumption 1: for an ``L``-smooth convex ``h`` with
 ``X* != R^n`` the gradient vanishes on ``X*`` and ``h(x) - h* <= (L/2) dist^2(x, X*)``, so ``h - h* >= alpha dist``
 fails as ``dist -> 0``; only the degenerate ``X* = R^n`` (``h`` constant) is weak sharp of order 1 there. It is run
-OUTSIDE the hypotheses on the nonsmooth residual-norm instance ``h = ||U x - v||_1/N`` (spec 4.3 / W-2, ``U`` 5 x 8,
+OUTSIDE the hypotheses on the nonsmooth residual-norm instance ``h = ||U x - v||_1/N`` (``U`` 5 x 8,
 one row per client, ``N = 5``, client subgradients), ``f = 1/2 ||x - x0||^2``, where the printed ``W`` (through
 ``L_h``) is infinite, so only measured slopes are compared.
 
-Slope fits and the horizon grid: :mod:`.thm_1_2_runs`. Paper text: ``shared/seeds/003_511a8e816d499631.txt``;
-Theorem 1 Case iii lines 141-145, Theorem 2 Case iii lines 160-163, Table 1 lines 33-45.
+Slope fits and the horizon grid: :mod:`.thm_1_2_runs`. Paper text: Theorem 1 Case iii, Theorem 2 Case iii,
+Table 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms.bilevel import output, schedule_convex_sharp, schedule_sc_sharp, simulate, theta
 from fedtheory.fit import loglog_slope
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems.solution_sets import AffineSolutionSet
 
-from .thm_1_2_runs import A_CV, GAMMA_G, PAPER, PS, K, grid_exponents, slope_evidence, slope_rows
+from .thm_1_2_runs import A_CV, GAMMA_G, PAPER, PS, K, grid_exponents, slope_points
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -32,7 +33,7 @@ from .thm_1_2_runs import A_CV, GAMMA_G, PAPER, PS, K, grid_exponents, slope_evi
 @dataclass(frozen=True)
 class _Sharp:
     """``h = (1/N) sum_i |u_i'x - v_i| = ||U x - v||_1/N`` (one row per client, ``N = 5``, ``U`` 5 x 8 Gaussian,
-    consistent; spec W-2, 4.3) with ``f_i = 1/2 ||x - x0||^2``, ``x0 ~ N(0, 9 I)``: weak sharp of order 1 with
+    consistent) with ``f_i = 1/2 ||x - x0||^2``, ``x0 ~ N(0, 9 I)``: weak sharp of order 1 with
     ``alpha >= sigma_r(U)/N`` (``||U d||_1 >= ||U d||_2 >= sigma_r ||d||`` on ``row(U)``), ``x* = Pi_{X*}(x0)``."""
 
     U: np.ndarray
@@ -56,9 +57,10 @@ class _Sharp:
         return np.sign(np.einsum("ik,sik->si", self.U, y) - self.v)[..., None] * self.U
 
 
-@cache
-def _sharp() -> _Sharp:
-    rng = np.random.default_rng(seed_for(f"{PAPER}/instance:residual-l1(5,8)"))
+@family(f"{PAPER}/instance:residual-l1(5,8)")
+def _sharp(fam: Family) -> _Sharp:
+    """The residual-l1 instance (class docstring)."""
+    rng = fam.rng()
     U = rng.standard_normal((5, 8))
     v = U @ rng.standard_normal(8)
     return _Sharp(U, v, 3.0 * rng.standard_normal(8), AffineSolutionSet(U, v))
@@ -67,7 +69,7 @@ def _sharp() -> _Sharp:
 def _sharp_gaps(ctx: Context, schedule, mu_f: float) -> tuple[np.ndarray, dict, dict]:
     """Runs of Algorithm 1 on :func:`_sharp` with ``schedule(R, eta)`` (constant ``eta = alpha/(2||grad f(x*)||)``);
     the theta_avg output's gaps per ``R`` and the witness."""
-    inst = _sharp()
+    inst = _sharp(ctx)
     x_star = inst.x_star
     G = float(np.linalg.norm(x_star - inst.x0))
     eta = inst.alpha / (2 * G)
@@ -95,7 +97,7 @@ def _sharp_gaps(ctx: Context, schedule, mu_f: float) -> tuple[np.ndarray, dict, 
 
 @claim(
     f"{PAPER}/thm-1:iii:slopes-outside",
-    source="Theorem 1 Case iii, lines 141-145; Table 1 row sc kappa = 1, lines 33-45",
+    source="Theorem 1 Case iii; Table 1 row sc kappa = 1",
     statement="OUTSIDE Assumption 1 (h nonsmooth; no L_h-smooth convex h with X* != R^n is weak sharp of order 1, "
     "since h - h* <= (L_h/2) dist^2 near X*): deterministic runs of Algorithm 1 with the Case iii schedule "
     "gamma~ = p ln R/R (mu_f = 1, p in {1, 2}, K = 2, gamma_g = 1) and the constant eta = alpha/(2||grad f(x*)||) "
@@ -107,24 +109,22 @@ def _sharp_gaps(ctx: Context, schedule, mu_f: float) -> tuple[np.ndarray, dict, 
     expect="fails",
 )
 def thm1_iii_slopes(ctx: Context) -> Evidence:
-    rows = {key: [] for key in ("metric", "reference", "slope", "lo", "hi", "ref", "sign")}
-    p_col = []
+    """Subgradient runs of Algorithm 1 (Case iii schedule, constant ``eta``) on the nonsmooth residual-l1 instance,
+    outside Assumption 1: log-log slopes (95% t-intervals) of the gaps against Table 1's exponent, the slope of
+    ``ln R/R`` and ``-eta p/2``, per ``p``; ``x*`` the exact projection of ``x0``."""
+    points = Points()
     for p in PS:
         R, gaps, witness = _sharp_gaps(ctx, lambda R, eta, p=p: schedule_sc_sharp(R, 1.0, p, eta, GAMMA_G, K), mu_f=1.0)
         eta = witness["eta = alpha/(2||grad f(x*)||)"]
         log_ref = loglog_slope(R, np.log(R) / R).slope
         refs = {key: {"Table 1": -1.0, "ln R/R": log_ref, "-eta p/2 (Prop 3 (iii))": -eta * p / 2} for key in gaps}
-        part = slope_rows(R, gaps, refs)
-        for key, val in part.items():
-            rows[key] += val
-        p_col += [p] * len(part["metric"])
-    rows["p"] = p_col
-    return slope_evidence(rows, ("p", "metric", "reference", "sign"), witness)
+        slope_points(points, R, gaps, refs, p=p)
+    return points.evidence("<=", witness=witness)
 
 
 @claim(
     f"{PAPER}/thm-2:iii:slopes-outside",
-    source="Theorem 2 Case iii, lines 160-163; Table 1 row cvx kappa = 1, lines 33-45",
+    source="Theorem 2 Case iii; Table 1 row cvx kappa = 1",
     statement="OUTSIDE Assumption 1 (as thm-1:iii:slopes-outside; no smooth h is weak sharp of order 1 unless X* = "
     "R^n): deterministic runs of Algorithm 1 with the Theorem 2 Case iii schedule gamma~ = R^(-1/2) (a = 1/2, K = 2, "
     "gamma_g = 1, theta = 1) and the constant eta = alpha/(2||grad f(x*)||) on the same instance (f convex; mu_f = 0 "
@@ -133,7 +133,10 @@ def thm1_iii_slopes(ctx: Context) -> Evidence:
     expect="fails",
 )
 def thm2_iii_slopes(ctx: Context) -> Evidence:
+    """Subgradient runs of Algorithm 1 (Theorem 2 Case iii schedule, constant ``eta``) on the residual-l1 instance,
+    outside Assumption 1: log-log slopes (95% t-intervals) of the h- and f-gaps against Table 1's ``-1/2``."""
     R, gaps, witness = _sharp_gaps(ctx, lambda R, eta: schedule_convex_sharp(R, A_CV, eta, GAMMA_G, K), mu_f=0.0)
     gaps = {key: gaps[key] for key in ("h-gap", "f-gap")}
-    rows = slope_rows(R, gaps, {key: {"Table 1": -0.5} for key in gaps})
-    return slope_evidence(rows, ("metric", "reference", "sign"), witness)
+    points = Points()
+    slope_points(points, R, gaps, {key: {"Table 1": -0.5} for key in gaps})
+    return points.evidence("<=", witness=witness)

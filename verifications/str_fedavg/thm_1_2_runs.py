@@ -1,67 +1,66 @@
-"""Theorems 1 and 2 of StR-FedAvg (spec sections 3.2, 3.3 and recipe V15): the instance, the printed constants and
-bounds, the runs and the slope fits shared by the claim modules :mod:`.thm_1_strongly_convex`,
-:mod:`.thm_2_convex` and :mod:`.thm_1_2_case_iii_sharp` (no claims here).
+"""Theorems 1 and 2 of StR-FedAvg: the instance, the printed constants and bounds, the runs and the slope fits shared
+by the claim modules :mod:`.thm_1_strongly_convex`, :mod:`.thm_2_convex` and :mod:`.thm_1_2_case_iii_sharp` (no
+claims here). The instance, the runs and the tables are families (:func:`fedtheory.harness.family.family`), computed
+once per profile.
 
-Instance (spec V15, section 4.1): LS(20, 40, 4) of :func:`fedtheory.problems.bilevel.ls_instance`, ``U`` 20 x 40 with
-i.i.d. ``N(0, 1)/sqrt(n)`` entries (Gaussian rows divided by ``sqrt(n)``, read as the ``N(0, 1/n)`` design of spec 4.1,
-no further scaling), 5 rows per client,
+Instance (our recipe for Theorems 1 and 2): LS(20, 40, 4) of :func:`fedtheory.problems.bilevel.ls_instance`, ``U``
+20 x 40 with i.i.d. ``N(0, 1)/sqrt(n)`` entries (Gaussian rows divided by ``sqrt(n)``, read as the ``N(0, 1/n)``
+design of our least-squares instances, no further scaling), 5 rows per client,
 ``v = U x_true`` with a 5-sparse Gaussian ``x_true`` (consistent, ``h* = 0``), ``h_i(y) = 1/2 ||U_i y - v_i||^2``,
 ``h = (1/N) sum_i h_i``; ``X* = U^+ v + null(U)``, weak sharp of order 2 with ``alpha_2 = sigma_20(U)^2/(2N)``
-exactly (spec W-1). Every client has the same outer function:
+exactly. Every client has the same outer function:
 
 * Theorem 1 (``mu_f = 1``): ``f = 1/2 ||x||^2``, ``L_f = 1``, ``x* = U^+ v``, ``grad f(x*) = x*``;
-* Theorem 2 (``mu_f = 0``): Huber ``f(x) = sum_i H_mu(x_i)``, ``mu = 0.05`` (spec V3), ``L_f = 1/mu``; ``x*`` and the
+* Theorem 2 (``mu_f = 0``): Huber ``f(x) = sum_i H_mu(x_i)``, ``mu = 0.05``, ``L_f = 1/mu``; ``x*`` and the
   Tikhonov points from :func:`~fedtheory.problems.bilevel.bilevel_optimum` and
   :func:`~fedtheory.problems.bilevel.tikhonov_reference` (Clarabel, polished, duality-gap certified).
 
 Runs: deterministic (``sigma_f = sigma_h = 0``), full participation ``S = N``, ``K = 2``, ``gamma_g = 1``,
 ``xbar^0 ~ N(0, I/n)`` (fixed seed), schedules of the theorems: Theorem 1 Case i ``gamma~ = 1/R^{2/3}``,
-``eta = p ln R/R^{1/3}``, ``p in {1, 2}``; Theorem 2 Case i ``gamma~ = 1/R^{1/2}``, ``eta = 1/R^{1/4}`` (Remark 2,
-line 168). Theorem 1 runs are affine maps ``x -> T x + c`` (quadratic clients, ``T`` symmetric); the outputs at every
+``eta = p ln R/R^{1/3}``, ``p in {1, 2}``; Theorem 2 Case i ``gamma~ = 1/R^{1/2}``, ``eta = 1/R^{1/4}`` (Remark 2).
+Theorem 1 runs are affine maps ``x -> T x + c`` (quadratic clients, ``T`` symmetric); the outputs at every
 ``R in {2^8, ..., 2^20}`` (and ``2^40..2^60`` for the asymptotic slopes) are evaluated in closed form from the
 eigen-decomposition of ``I - T`` and cross-checked against library runs (:func:`fedtheory.algorithms.bilevel.run`) for
 ``R <= 2^12`` (quick) / ``2^14`` (full); a disagreement above ``1e-9`` is an engine error. Theorem 2 runs use
 :func:`~fedtheory.algorithms.bilevel.run` for ``R in {2^8, ..., 2^12}`` (quick) / ``2^16`` (full).
 
-Outputs (spec 2.1): ``theta_avg`` (``sum_r theta^r xbar^{r-1}/sum_r theta^r``) and ``printed`` (Props 1/4, line 244,
-normaliser ``sum_{r=1}^{R-1}``), both reported.
+Outputs: ``theta_avg`` (``sum_r theta^r xbar^{r-1}/sum_r theta^r``) and ``printed`` (the output of Propositions 1
+and 4, normaliser ``sum_{r=1}^{R-1}``), both reported.
 
-Constants (spec 1.4): ``sigma = 0`` and ``S = N`` give ``Y = 0`` and ``W = 18 (L_h + eta_hat L_f) G^2``; every client
+Constants: ``sigma = 0`` and ``S = N`` give ``Y = 0`` and ``W = 18 (L_h + eta_hat L_f) G^2``; every client
 interpolates (``G_h = 0``) and shares ``f`` (``G_f = 0``), so ``G^2 = 4 L_f (f* - inf f)``; ``M := f* - inf f``
-(``delta = 0``), ``B^2 = max{4 eta_hat L_f, 4 L_h}`` (read with ``eta_hat``, as the step condition of Theorem 1,
-line 131). ``eta_hat = p/(e b mu_f^b)`` (Theorem 1). For Theorem 2 the printed
+(``delta = 0``), ``B^2 = max{4 eta_hat L_f, 4 L_h}`` (read with ``eta_hat``, as the step condition of Theorem 1).
+``eta_hat = p/(e b mu_f^b)`` (Theorem 1). For Theorem 2 the printed
 ``eta_hat = p/(e b mu_f^b)`` is infinite at ``mu_f = 0``; it is read as ``max_R eta(R) = 1`` (``eta = R^{-1/4}``).
 
-Explicit bounds: Theorem 1 -- bound (8) (line 384), the final f-gap bound (line 393) and h-gap bound (line 400) of the
-proof of Theorem 1 with ``Q^2 = ||xbar^0 - x_eta^*||^2`` (``x_eta^*`` at ``eta = eta(R)``). Theorem 2 prints no
-explicit bound ("Invoking Proposition 6, the proof is similar", line 524): Proposition 6 (i-1)/(i-2) (lines 493-505)
-with the Case i schedule substituted and ``eta`` inside ``W``, ``Y`` replaced by ``eta_hat`` as in Theorem 1, with
-``Q~^2 = ||xbar^0 - x_eta^*||^2 - ||xbar^R - x_eta^*||^2`` (``xbar^R`` the last server iterate, spec 2.1).
+Explicit bounds: Theorem 1 -- bound (8), the final f-gap bound and h-gap bound of the proof of Theorem 1 with ``Q^2 =
+||xbar^0 - x_eta^*||^2`` (``x_eta^*`` at ``eta = eta(R)``). Theorem 2 prints no explicit bound ("Invoking
+Proposition 6, the proof is similar"): Proposition 6 (i-1)/(i-2) with the Case i schedule substituted and ``eta``
+inside ``W``, ``Y`` replaced by ``eta_hat`` as in Theorem 1, with ``Q~^2 = ||xbar^0 - x_eta^*||^2 - ||xbar^R -
+x_eta^*||^2`` (``xbar^R`` the last server iterate).
 
 Hypotheses: Theorem 1 Case i needs ``R >= max{(64(1+B^2) L_h^2)^{1/a}/mu_f, (32 sqrt(1+B^2) p L_f/(e (a+2b)
-mu_f^{(a+2b)/2}))^{4/(a+2b)}}`` (line 133) and ``gamma_l <= 1/(16 (L_h + eta_hat L_f)^2 (1+B^2) K gamma_g)`` (line
-131); grid points meeting both are checked in the ``:explicit`` claims, the others in ``:explicit-outside`` (judged,
-but not evidence against the theorem). Theorem 2's horizon (line 153, ``~3.1e8`` here with ``L_f = 20``) and the
-step condition (``R ~ 3.8e11``) are not met by any feasible grid: its explicit bounds are evaluated outside the
-hypotheses only.
+mu_f^{(a+2b)/2}))^{4/(a+2b)}}`` (its horizon) and ``gamma_l <= 1/(16 (L_h + eta_hat L_f)^2 (1+B^2) K gamma_g)`` (its
+step condition); grid points meeting both are checked in the ``:explicit`` claims, the others in
+``:explicit-outside`` (judged, but not evidence against the theorem). Theorem 2's horizon (Case i, ``~3.1e8`` here
+with ``L_f = 20``) and the step condition (``R ~ 3.8e11``) are not met by any feasible grid: its explicit bounds are
+evaluated outside the hypotheses only.
 
 Case ii (``kappa = 2``): the printed lower bounds ``-||grad f(x*)|| ((Err + 2 eta M)/alpha)^{1/kappa}`` of Props 3/6
 (ii-2) with the same substitutions. Slopes: log-log fits of the gaps against the decay the explicit bounds imply (their
-slowest term) and against Table 1's exponents, on the spec grid (pre-asymptotic for Theorem 1 on this instance) and,
-for Theorem 1, at ``R = 2^40..2^60`` (closed form).
+slowest term) and against Table 1's exponents, on the grid ``R in {2^8..2^20}`` (pre-asymptotic for Theorem 1 on this
+instance) and, for Theorem 1, at ``R = 2^40..2^60`` (closed form).
 
 Case iii (``kappa = 1``, outside Assumption 1) is described in :mod:`.thm_1_2_case_iii_sharp`.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Theorem 1 lines 129-147, Theorem 2 lines 149-164, Remark 2
-line 168, Table 1 lines 33-45, Proposition 3 lines 328-364, proof of Theorem 1 lines 368-403, Proposition 6 lines
-493-521, proof of Theorem 2 lines 522-524.
+Paper text: Theorems 1 and 2, Remark 2, Table 1, Proposition 3, the proof of Theorem 1, Proposition 6 and the proof
+of Theorem 2.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -73,7 +72,10 @@ from fedtheory.algorithms.bilevel import (
     theta,
 )
 from fedtheory.fit import loglog_slope
-from fedtheory.harness.claims import Context, Evidence, seed_for
+from fedtheory.harness.claims import Context
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems.bilevel import (
     BilevelReference,
     HuberL1,
@@ -96,10 +98,10 @@ A_CV, B_CV = 1 / 2, 1 / 4
 HUBER_MU = 0.05
 KINDS = ("theta_avg", "printed")
 SC_EXPONENTS = tuple(range(8, 21))
-RTOL = 1e-9
 
 
 def grid_exponents(ctx: Context, quick: int, full: int) -> tuple[int, ...]:
+    """``8..quick`` in the quick profile, ``8..full`` in the full one."""
     return tuple(range(8, (quick if ctx.quick else full) + 1))
 
 
@@ -129,18 +131,19 @@ class _Instance:
         return self.inner.solution_set.distance(y)
 
 
-@cache
-def instance() -> _Instance:
-    rng = np.random.default_rng(seed_for(f"{PAPER}/instance:LS(20,40,4)"))
+@family(f"{PAPER}/instance:LS(20,40,4)")
+def instance(fam: Family) -> _Instance:
+    """LS(20, 40, 4), ``x0`` and both outers (module docstring)."""
+    rng = fam.rng()
     inner = ls_instance(ROWS, DIM, N_CLIENTS, rng).inner
     x0 = rng.standard_normal(DIM) / np.sqrt(DIM)
     return _Instance(inner, x0, HuberL1(HUBER_MU, dim=DIM), SquaredDistance(np.zeros(DIM)))
 
 
-@cache
-def huber_bilevel() -> BilevelReference:
+@family(f"{PAPER}/thm-2:huber-bilevel-optimum")
+def huber_bilevel(fam: Family) -> BilevelReference:
     """Huber bilevel optimum ``x* = argmin_{X*} M^mu`` with its certificate (:func:`bilevel_optimum`)."""
-    inst = instance()
+    inst = instance(fam.profile)
     return bilevel_optimum(inst.inner, inst.huber)
 
 
@@ -148,7 +151,7 @@ def huber_bilevel() -> BilevelReference:
 # Printed constants and conditions. The ``_bound_*`` functions return the printed terms; the bound is their sum.
 # ---------------------------------------------------------------------------------------------------------------------
 def _thm1_threshold(p: float, L_h: float, L_f: float = 1.0, mu_f: float = 1.0) -> tuple[float, float]:
-    """Theorem 1 Case i horizon (line 133) and the smallest ``R`` meeting the step condition (line 131): ``gamma_l =
+    """Theorem 1 Case i horizon and the smallest ``R`` meeting its step condition: ``gamma_l =
     gamma~/(gamma_g K) <= 1/(16 (L_h + eta_hat L_f)^2 (1 + B^2) K gamma_g)`` with ``gamma~ = (mu_f R)^{-a}``."""
     eta_hat = printed.eta_hat_sc(p, B_SC, mu_f)
     B2 = printed.B2(eta_hat, L_h, L_f)
@@ -158,7 +161,7 @@ def _thm1_threshold(p: float, L_h: float, L_f: float = 1.0, mu_f: float = 1.0) -
 
 
 def _thm2_threshold(L_h: float, L_f: float, eta_hat: float = 1.0) -> tuple[float, float]:
-    """Theorem 2 Case i horizon (line 153) and the smallest ``R`` meeting the step condition of Theorem 1 with
+    """Theorem 2 Case i horizon and the smallest ``R`` meeting the step condition of Theorem 1 with
     ``gamma~ = R^{-a}``."""
     B2 = printed.B2(eta_hat, L_h, L_f)
     horizon = printed.thm2_horizon(L_h, L_f, A_CV, B_CV, B2)
@@ -167,18 +170,18 @@ def _thm2_threshold(L_h: float, L_f: float, eta_hat: float = 1.0) -> tuple[float
 
 
 def _W(L_h: float, eta_hat: float, L_f: float, G2: float) -> float:
-    """Theorem 1's ``W`` (line 147) at ``sigma_f = sigma_h = 0``: ``18 (L_h + eta_hat L_f) G^2``."""
+    """Theorem 1's ``W`` at ``sigma_f = sigma_h = 0``: ``18 (L_h + eta_hat L_f) G^2``."""
     return printed.W(printed.smoothness(L_h, L_f, eta_hat), printed.V_sigma(eta_hat), K, G2)
 
 
 def _Y(eta_hat: float, G2: float) -> float:
-    """Theorem 1's ``Y`` (line 147) at ``sigma_f = sigma_h = 0`` and ``S = N``: ``0``."""
+    """Theorem 1's ``Y`` at ``sigma_f = sigma_h = 0`` and ``S = N``: ``0``."""
     return printed.Y(printed.V_sigma(eta_hat), K, N_CLIENTS, N_CLIENTS, G2)
 
 
 def _bound_eq8(R, p, Q2, W, Y_S, mu_f=1.0):
-    """Bound (8) (line 384): ``mu_f Q^2/(2/(1 - p ln R/(2R))^R - 2) + [1/(p ln R mu^{a-b} R^{a-b})] (Y/S + W/(mu^a
-    R^a gamma_g^2))``."""
+    """Bound (8) of the proof of Theorem 1: ``mu_f Q^2/(2/(1 - p ln R/(2R))^R - 2) + [1/(p ln R mu^{a-b} R^{a-b})]
+    (Y/S + W/(mu^a R^a gamma_g^2))``."""
     a, b = A_SC, B_SC
     lr = math.log(R)
     # 2/(1 - u)^R - 2 = 2 expm1(-R log1p(-u)), u = p ln R/(2R): the same number without rounding 1 - u to 1
@@ -188,7 +191,7 @@ def _bound_eq8(R, p, Q2, W, Y_S, mu_f=1.0):
 
 
 def _bound_f_thm1(R, p, Q2, W, Y_S, mu_f=1.0):
-    """Final f-gap bound of the proof of Theorem 1 (line 393): (8) with first coefficient ``mu_f/(2(R^{p/2}-1))``."""
+    """Final f-gap bound of the proof of Theorem 1: (8) with first coefficient ``mu_f/(2(R^{p/2}-1))``."""
     a, b = A_SC, B_SC
     first = mu_f * Q2 / (2 * (R ** (p / 2) - 1))
     scale = p * math.log(R) * mu_f ** (a - b) * R ** (a - b)
@@ -196,7 +199,7 @@ def _bound_f_thm1(R, p, Q2, W, Y_S, mu_f=1.0):
 
 
 def _bound_h_thm1(R, p, Q2, W, M, Y_S, mu_f=1.0):
-    """h-gap bound of the proof of Theorem 1 (i-2) (line 400): ``p ln R mu^{1-b} Q^2/(2 R^b (R^{p/2}-1)) + Y/(S mu^a
+    """h-gap bound of the proof of Theorem 1 (i-2): ``p ln R mu^{1-b} Q^2/(2 R^b (R^{p/2}-1)) + Y/(S mu^a
     R^a) + W/(mu^{2a} R^{2a} gamma_g^2) + 2 p M ln R/(mu^b R^b)``."""
     a, b = A_SC, B_SC
     lr = math.log(R)
@@ -209,14 +212,14 @@ def _bound_h_thm1(R, p, Q2, W, M, Y_S, mu_f=1.0):
 
 
 def _bound_f_thm2(R, Qt2, W, Y_S):
-    """Proposition 6 (i-2) upper (line 505) with ``gamma~ = R^{-a}``, ``eta = R^{-b}``: ``3 Q~^2/(eta gamma~ R) +
+    """Proposition 6 (i-2) upper bound with ``gamma~ = R^{-a}``, ``eta = R^{-b}``: ``3 Q~^2/(eta gamma~ R) +
     (3 gamma~/eta) Y/S + (3 gamma~^2/eta) W/gamma_g^2``."""
     g, e = R**-A_CV, R**-B_CV
     return 3 * Qt2 / (e * g * R), 3 * g / e * Y_S, 3 * g * g / e * W / GAMMA_G**2
 
 
 def _bound_h_thm2(R, Qt2, W, M, Y_S):
-    """Proposition 6 (i-1) (line 499) with the Case i schedule: ``3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2
+    """Proposition 6 (i-1) with the Case i schedule: ``3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2
     W/gamma_g^2 + 2 eta M``."""
     g, e = R**-A_CV, R**-B_CV
     return 3 * Qt2 / (g * R), 3 * g * Y_S, 3 * g * g * W / GAMMA_G**2, 2 * e * M
@@ -225,12 +228,11 @@ def _bound_h_thm2(R, Qt2, W, M, Y_S):
 # ---------------------------------------------------------------------------------------------------------------------
 # Theorem 1 runs: closed-form affine round map, cross-checked against library runs
 # ---------------------------------------------------------------------------------------------------------------------
-def _sc_map(R: int, p: int):
+def _sc_map(inst: _Instance, R: int, p: int):
     """Round map ``x -> x - D x + c`` (``D = I - T``) of deterministic full-participation StR-FedAvg on
     ``h_i + eta/2 ||x||^2``: ``D = (gamma_g/N) sum_i (I - P_i)``, ``P_i = (I - gamma_l A_i)^K``,
     ``c = (gamma_g/N) sum_i (I - P_i) x_i^*``. ``I - P_i = sum_{j=1}^K C(K, j) (-1)^{j+1} (gamma_l A_i)^j`` is expanded
     so that ``D`` keeps full relative precision when ``gamma_l A_i`` is tiny (large ``R``)."""
-    inst = instance()
     params = schedule_strongly_convex(R, 1.0, A_SC, B_SC, p, GAMMA_G, K)
     A = params.gamma_l * (inst.inner.A + params.eta * np.eye(DIM))
     power, one_minus_P = np.broadcast_to(np.eye(DIM), A.shape), np.zeros_like(A)
@@ -266,12 +268,12 @@ class _SCRun:
     x_eta: np.ndarray
 
 
-@cache
-def _sc_run(R: int, p: int) -> _SCRun:
+@family(f"{PAPER}/thm-1:closed-form-runs")
+def _sc_run(fam: Family, R: int, p: int) -> _SCRun:
     """Closed form: ``xbar^r = x_FP + T^r (x0 - x_FP)``, ``T = I - D``; output ``sum_r w_r xbar^{r-1}`` from the
     eigen-decomposition of ``D`` (``log lam = log1p(-d)``)."""
-    inst = instance()
-    params, D, c = _sc_map(R, p)
+    inst = instance(fam.profile)
+    params, D, c = _sc_map(inst, R, p)
     x_fp = np.linalg.solve(D, c)
     d, V = np.linalg.eigh(D)
     if d.min() <= 0 or d.max() >= 1:
@@ -293,20 +295,20 @@ def _sc_run(R: int, p: int) -> _SCRun:
     return _SCRun(R, p, params.eta, params.gamma_tilde, params.gamma_l, th, outputs, last, x_eta)
 
 
-@cache
-def sc_run_check(R: int, p: int) -> tuple[float, np.ndarray]:
+@family(f"{PAPER}/thm-1:library-runs")
+def sc_run_check(fam: Family, R: int, p: int) -> tuple[float, np.ndarray]:
     """Library run (:func:`~fedtheory.algorithms.bilevel.run`) of the same schedule: max relative deviation from the
     closed form, and the iterates."""
-    inst = instance()
+    inst = instance(fam.profile)
     params = schedule_strongly_convex(R, 1.0, A_SC, B_SC, p, GAMMA_G, K)
     traj = run(inst.inner, inst.square, inst.x0, params, R, np.random.default_rng(0))
-    closed = _sc_run(R, p)
+    closed = _sc_run(fam.profile, R, p)
     dev = 0.0
     for kind in KINDS:
         x = output(traj, closed.theta, kind).x[0]
         dev = max(dev, float(np.linalg.norm(x - closed.outputs[kind]) / np.linalg.norm(closed.outputs[kind])))
     dev = max(dev, float(np.linalg.norm(traj.final[0] - closed.last) / np.linalg.norm(closed.last)))
-    if dev > 1e-9:
+    if dev > ROUNDING:
         raise RuntimeError(f"closed-form Theorem 1 engine != library run at R = {R}, p = {p}: {dev:.3e}")
     return dev, traj.x[:, 0]
 
@@ -320,17 +322,18 @@ class _SCConstants:
     G2: float
 
 
-@cache
-def sc_constants() -> _SCConstants:
-    inst = instance()
+@family(f"{PAPER}/thm-1:bilevel-optimum")
+def sc_constants(fam: Family) -> _SCConstants:
+    """Bilevel optimum of ``f = 1/2 ||x||^2`` over ``X*`` (:func:`bilevel_optimum`), ``M`` and ``G^2``."""
+    inst = instance(fam.profile)
     ref = bilevel_optimum(inst.inner, inst.square)
     return _SCConstants(ref.x_star, ref.f_star, ref.grad_norm, ref.M, 4 * inst.square.L * ref.M)
 
 
-@cache
-def sc_table(exponents: tuple[int, ...]) -> dict:
+@family(f"{PAPER}/thm-1:gaps-and-bounds")
+def sc_table(fam: Family, exponents: tuple[int, ...]) -> dict:
     """Theorem 1 Case i: gaps and printed bounds for every (p, R, output)."""
-    inst, k = instance(), sc_constants()
+    inst, k = instance(fam.profile), sc_constants(fam.profile)
     rows = {
         key: []
         for key in ("p", "R", "kind", "fg", "hg", "dist", "b8", "bf", "bh", "bf_terms", "bh_terms", "inside", "Q2")
@@ -343,7 +346,7 @@ def sc_table(exponents: tuple[int, ...]) -> dict:
         Y_S = _Y(printed.eta_hat_sc(p, B_SC), k.G2) / N_CLIENTS
         for e in exponents:
             R = 2**e
-            run = _sc_run(R, p)
+            run = _sc_run(fam.profile, R, p)
             Q2 = float(np.sum((inst.x0 - run.x_eta) ** 2))
             for kind in KINDS:
                 x = run.outputs[kind]
@@ -365,8 +368,9 @@ def sc_table(exponents: tuple[int, ...]) -> dict:
     return out
 
 
-def sc_witness(table: dict) -> dict:
-    inst, k = instance(), sc_constants()
+def sc_witness(ctx: Context, table: dict) -> dict:
+    """The instance, schedule, constants and thresholds of the Theorem 1 runs."""
+    inst, k = instance(ctx), sc_constants(ctx)
     return {
         "instance": "LS(20,40,4), U ~ N(0,1/n), f = 1/2||x||^2, mu_f = 1, K = 2, gamma_g = 1, S = N, sigma = 0",
         "schedule": "gamma~ = 1/R^(2/3), eta = p ln R/R^(1/3) (Thm 1 Case i, a = 2/3, b = 1/3)",
@@ -380,6 +384,7 @@ def sc_witness(table: dict) -> dict:
         "W": {p: _W(inst.inner.L_h, printed.eta_hat_sc(p, B_SC), 1.0, k.G2) for p in PS},
         "Y": {p: _Y(printed.eta_hat_sc(p, B_SC), k.G2) for p in PS},
         "B2(eta_hat)": {p: float(printed.B2(printed.eta_hat_sc(p, B_SC), inst.inner.L_h)) for p in PS},
+        # witness keys (with their old line numbers) are compared across reports: kept as recorded
         "thresholds (R >= horizon of line 133; R meeting the gamma_l condition of line 131)": table["thresholds"],
         "engine": "closed-form affine round map; cross-checked against library runs (engine_dev)",
     }
@@ -388,31 +393,32 @@ def sc_witness(table: dict) -> dict:
 def engine_dev(ctx: Context) -> float:
     """Largest closed-form vs library-run deviation over the run-checked grid (raises above 1e-9)."""
     top = 12 if ctx.quick else 14
-    return max(sc_run_check(2**e, p)[0] for e in range(8, top + 1) for p in PS)
+    return max(sc_run_check(ctx, 2**e, p)[0] for e in range(8, top + 1) for p in PS)
 
 
 def select(table: dict, mask: np.ndarray) -> dict:
+    """The grid ``(p, R, output)`` of the rows ``mask`` of a Theorem 1 table."""
     return {"p": table["p"][mask], "R": table["R"][mask], "output": table["kind"][mask]}
 
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Theorem 2 runs (Huber outer): library runs of Algorithm 1
 # ---------------------------------------------------------------------------------------------------------------------
-@cache
-def cv_run(R: int):
+@family(f"{PAPER}/thm-2:runs")
+def cv_run(fam: Family, R: int):
     """Deterministic run of Algorithm 1 with the Theorem 2 Case i schedule; trajectory and ``x_eta^*``."""
-    inst = instance()
+    inst = instance(fam.profile)
     params = schedule_convex(R, A_CV, B_CV, GAMMA_G, K)
     traj = run(inst.inner, inst.huber, inst.x0, params, R, np.random.default_rng(0))
     ref = tikhonov_reference(inst.inner, inst.huber, params.eta)
     return params, traj, ref.x, ref.certificate
 
 
-@cache
-def cv_table(exponents: tuple[int, ...]) -> dict:
+@family(f"{PAPER}/thm-2:gaps-and-bounds")
+def cv_table(fam: Family, exponents: tuple[int, ...]) -> dict:
     """Theorem 2 Case i: gaps and Proposition 6 bounds (schedule substituted) for every (R, output)."""
-    inst = instance()
-    ref = huber_bilevel()
+    inst = instance(fam.profile)
+    ref = huber_bilevel(fam.profile)
     f_star, cert = ref.f_star, ref.certificate
     L_f, eta_hat = 1 / HUBER_MU, 1.0
     G2 = 4 * L_f * ref.M
@@ -422,7 +428,7 @@ def cv_table(exponents: tuple[int, ...]) -> dict:
     residuals = {}
     for e in exponents:
         R = 2**e
-        _, traj, x_eta, residuals[R] = cv_run(R)
+        _, traj, x_eta, residuals[R] = cv_run(fam.profile, R)
         Qt2 = float(np.sum((inst.x0 - x_eta) ** 2) - np.sum((traj.final[0] - x_eta) ** 2))
         for kind in KINDS:
             x = output(traj, 1.0, kind).x[0]
@@ -453,6 +459,7 @@ def cv_table(exponents: tuple[int, ...]) -> dict:
         "W": W,
         "Y": Y_S * N_CLIENTS,
         "B2(eta_hat)": float(printed.B2(eta_hat, inst.inner.L_h, L_f)),
+        # witness keys (with their old line numbers) are compared across reports: kept as recorded
         "horizon of line 153": horizon,
         "smallest R meeting the gamma_l condition of line 131": step,
         "bilevel reference": cert,
@@ -465,22 +472,16 @@ def cv_table(exponents: tuple[int, ...]) -> dict:
 # ---------------------------------------------------------------------------------------------------------------------
 # Slopes
 # ---------------------------------------------------------------------------------------------------------------------
-def slope_rows(R, gaps: dict, references: dict) -> dict:
-    """Fit ``log |gap|`` vs ``log R`` per metric; pair every fit with each reference slope (``name -> slope``)."""
-    rows = {key: [] for key in ("metric", "reference", "slope", "lo", "hi", "ref", "sign")}
+def slope_points(points: Points, R, gaps: dict, references: dict, **fixed) -> None:
+    """Fit ``log |gap|`` vs ``log R`` per metric and add to ``points`` one point per reference slope of the metric
+    (``name -> slope``): the fitted slope with its 95% interval, the reference as its bound, and as parameters
+    ``fixed``, the metric, the reference's name and the sign of the gaps."""
     for metric, values in gaps.items():
         values = np.asarray(values)
         fit = loglog_slope(R, np.abs(values))
         sign = "negative" if np.all(values < 0) else "positive" if np.all(values > 0) else "mixed"
         for name, ref in references[metric].items():
-            rows["metric"].append(metric)
-            rows["reference"].append(name)
-            rows["slope"].append(fit.slope)
-            rows["lo"].append(fit.lo)
-            rows["hi"].append(fit.hi)
-            rows["ref"].append(ref)
-            rows["sign"].append(sign)
-    return rows
+            points.add(fit.slope, ref, interval=(fit.lo, fit.hi), **fixed, metric=metric, reference=name, sign=sign)
 
 
 def _implied_slope(R, terms: np.ndarray) -> float:
@@ -505,28 +506,15 @@ def reference_slopes(R, f_gap, bf_terms, bh_terms, table_f, table_h) -> dict:
     }
 
 
-def sc_slopes(t: dict, lo: int) -> dict:
-    rows = {key: [] for key in ("p", "metric", "reference", "slope", "lo", "hi", "ref", "sign")}
+def sc_slopes(t: dict, lo: int) -> Points:
+    """Slopes of the Theorem 1 gaps (theta_avg output, ``R >= 2^lo``) per ``p`` against their reference slopes."""
+    points = Points()
     for p in PS:
         m = (t["p"] == p) & (t["kind"] == "theta_avg") & (t["R"] >= 2**lo)
         R = t["R"][m].astype(float)
         refs = reference_slopes(R, t["fg"][m], t["bf_terms"][m], t["bh_terms"][m], -1 / 3, -1 / 3)
-        part = slope_rows(R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
-        for key, val in part.items():
-            rows[key] += val
-        rows["p"] += [p] * len(part["metric"])
-    return rows
-
-
-def slope_evidence(rows: dict, keys: tuple, witness: dict) -> Evidence:
-    return Evidence(
-        measured=np.asarray(rows["slope"]),
-        bound=np.asarray(rows["ref"]),
-        relation="<=",
-        interval=(np.asarray(rows["lo"]), np.asarray(rows["hi"])),
-        grid={key: rows[key] for key in keys},
-        witness=witness,
-    )
+        slope_points(points, R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs, p=p)
+    return points
 
 
 SLOPE_STATEMENT = (
@@ -538,10 +526,14 @@ SLOPE_STATEMENT = (
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# V15 pointwise sanity checks at every iterate
+# Pointwise sanity checks at every iterate
 # ---------------------------------------------------------------------------------------------------------------------
-def pointwise(points, f_gap, mu_sq, G, inst) -> tuple[np.ndarray, np.ndarray]:
-    """Two checks, both ``measured >= bound``: ``f - f* >= mu_sq - G dist`` and ``((h - h*)/alpha_2)^(1/2) >= dist``."""
-    dist = inst.dist(points)
-    sharp = np.sqrt(inst.h(points) / inst.inner.alpha_2)
-    return np.concatenate([f_gap, sharp]), np.concatenate([mu_sq - G * dist, dist])
+def add_pointwise(points: Points, xs: np.ndarray, f_gap, mu_sq, G: float, inst: _Instance, lower: str) -> None:
+    """Two checks at every iterate of ``xs``, both ``measured >= bound``: ``f - f* >= mu_sq - G dist`` (check
+    ``lower``), then ``((h - h*)/alpha_2)^(1/2) >= dist`` (check ``weak sharpness``)."""
+    dist = inst.dist(xs)
+    sharp = np.sqrt(inst.h(xs) / inst.inner.alpha_2)
+    for measured, bound in zip(f_gap, mu_sq - G * dist, strict=True):
+        points.add(measured, bound, check=lower)
+    for measured, bound in zip(sharp, dist, strict=True):
+        points.add(measured, bound, check="weak sharpness")

@@ -1,10 +1,9 @@
 """Theorem 2 of StR-FedAvg (convex outer: Huber ``M^mu_l1``, ``mu = 0.05``) along deterministic runs of Algorithm 1:
 Proposition 6's bounds with the Case i schedule substituted (all outside the printed hypotheses), the slopes with the
-figure ``gaps-vs-rounds`` (both theorems) and the pointwise checks of spec V15 at every iterate.
+figure ``gaps-vs-rounds`` (both theorems) and the pointwise checks at every iterate.
 
 Instance, runs, printed constants and slope fits: :mod:`.thm_1_2_runs` (its docstring describes them).
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``; Theorem 2 lines 149-164, Remark 2 line 168, Table 1 lines
-33-45, Proposition 6 lines 493-521, proof of Theorem 2 lines 522-524.
+Paper text: Theorem 2, Remark 2, Table 1, Proposition 6 and the proof of Theorem 2.
 """
 
 from __future__ import annotations
@@ -13,33 +12,34 @@ import numpy as np
 
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
 from .thm_1_2_runs import (
     PAPER,
     PS,
-    RTOL,
     SC_EXPONENTS,
     SLOPE_STATEMENT,
+    add_pointwise,
     cv_run,
     cv_table,
     grid_exponents,
     huber_bilevel,
     instance,
-    pointwise,
     reference_slopes,
     sc_table,
-    slope_evidence,
-    slope_rows,
+    slope_points,
 )
 
 
 def _cv_evidence(ctx: Context, gap: str, bound: str) -> Evidence:
-    t = cv_table(grid_exponents(ctx, 12, 16))
+    """The gap ``gap`` of the Theorem 2 table against its bound ``bound``, per (R, output)."""
+    t = cv_table(ctx, grid_exponents(ctx, 12, 16))
     return Evidence(
         measured=t[gap],
         bound=t[bound],
         relation="<=",
-        rtol=RTOL,
+        rtol=ROUNDING,
         grid={"R": t["R"], "output": t["kind"]},
         witness=t["witness"],
     )
@@ -47,45 +47,50 @@ def _cv_evidence(ctx: Context, gap: str, bound: str) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2:i-1:explicit-outside",
-    source="Proposition 6 (i-2), lines 501-505, with the Theorem 2 Case i schedule (line 153; proof, line 524)",
-    statement="OUTSIDE the printed hypotheses (R < horizon ~3.1e8 of line 153 and the step condition): f(xhat^R) - "
+    source="Proposition 6 (i-2), with the Theorem 2 Case i schedule (proof of Theorem 2)",
+    statement="OUTSIDE the printed hypotheses (R < horizon ~3.1e8 and the step condition): f(xhat^R) - "
     "f* <= 3 Q~^2/(eta gamma~ R) + 3(gamma~/eta) Y/S + 3(gamma~^2/eta) W/gamma_g^2, gamma~ = R^(-1/2), "
     "eta = R^(-1/4), along deterministic runs on LS(20,40,4) with the Huber outer (mu = 0.05), R in {2^8..2^12} "
     "(quick) / {2^8..2^16} (full), outputs theta_avg and printed (theta = 1)",
     expect="holds",
 )
 def thm2_i1_explicit(ctx: Context) -> Evidence:
+    """Library runs of Algorithm 1 with the Theorem 2 Case i schedule on LS(20,40,4) with the Huber outer: the f-gap
+    against Proposition 6 (i-2) with the schedule substituted; ``f*`` and ``x_eta^*`` certified (Clarabel)."""
     return _cv_evidence(ctx, "fg", "bf")
 
 
 @claim(
     f"{PAPER}/thm-2:i-2:explicit-outside",
-    source="Proposition 6 (i-1), lines 497-499, with the Theorem 2 Case i schedule (line 153; proof, line 524)",
+    source="Proposition 6 (i-1), with the Theorem 2 Case i schedule (proof of Theorem 2)",
     statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside): h(xhat^R) - h* <= 3 Q~^2/(gamma~ R) + "
     "3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M on the same runs and grid",
     expect="holds",
 )
 def thm2_i2_explicit(ctx: Context) -> Evidence:
+    """The runs and grid of ``thm-2:i-1:explicit-outside``: the h-gap against Proposition 6 (i-1) with the schedule
+    substituted; ``M`` from the certified Huber bilevel optimum."""
     return _cv_evidence(ctx, "hg", "bh")
 
 
 @claim(
     f"{PAPER}/thm-2:ii:explicit-outside",
-    source="Proposition 6 (ii-2), lines 508-511, with the Theorem 2 schedule gamma~ = R^(-1/2), eta = R^(-1/4) (Thm 2 "
-    "Case ii, line 157)",
+    source="Proposition 6 (ii-2), with the Theorem 2 schedule gamma~ = R^(-1/2), eta = R^(-1/4) (Theorem 2 Case ii)",
     statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside; kappa = 2, alpha_2 exact): f(xhat^R) - "
     "f* >= -||grad f(x*)|| ((3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M)/alpha_2)^(1/2) on "
     "the Huber runs and grid of thm-2:i-1:explicit-outside",
     expect="holds",
 )
 def thm2_ii_explicit(ctx: Context) -> Evidence:
-    t = cv_table(grid_exponents(ctx, 12, 16))
-    G = huber_bilevel().grad_norm
+    """The runs and grid of ``thm-2:i-1:explicit-outside``: the f-gap against the Case ii lower bound with the
+    substituted h-gap bound, ``||grad f(x*)||`` certified and ``alpha_2`` exact."""
+    t = cv_table(ctx, grid_exponents(ctx, 12, 16))
+    G = huber_bilevel(ctx).grad_norm
     return Evidence(
         measured=t["fg"],
-        bound=-G * np.sqrt(t["bh"] / instance().inner.alpha_2),
+        bound=-G * np.sqrt(t["bh"] / instance(ctx).inner.alpha_2),
         relation=">=",
-        rtol=RTOL,
+        rtol=ROUNDING,
         grid={"R": t["R"], "output": t["kind"]},
         witness=t["witness"],
     )
@@ -93,7 +98,7 @@ def thm2_ii_explicit(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2:i:slopes",
-    source="Proposition 6 (i-1)/(i-2), lines 493-505 with Theorem 2 Case i (line 153); Table 1 row cvx, lines 33-45",
+    source="Proposition 6 (i-1)/(i-2) with Theorem 2 Case i; Table 1 row cvx",
     statement=SLOPE_STATEMENT + ": Thm 2 Case i runs (Huber outer), R in {2^8..2^12} (quick) / {2^10..2^16} (full) "
     "(Table 1: h U.B. eps^-4 -> -1/4, f L.B. kappa = 2 eps^-8 -> -1/8, dist -1/8); figure gaps-vs-rounds (both "
     "theorems)",
@@ -101,29 +106,30 @@ def thm2_ii_explicit(ctx: Context) -> Evidence:
     figure="gaps-vs-rounds",
 )
 def thm2_slopes(ctx: Context) -> Evidence:
-    t = cv_table(grid_exponents(ctx, 12, 16))
-    _figure(ctx, t)
+    """Log-log slopes (95% t-intervals) of the Theorem 2 gaps (library runs, theta_avg output) against the slopes
+    the substituted Proposition 6 bounds imply and Table 1's exponents; figure ``gaps-vs-rounds``."""
+    t = cv_table(ctx, grid_exponents(ctx, 12, 16))
+    ctx.draw(_figure, ctx, t)
     m = (t["kind"] == "theta_avg") & (t["R"] >= (2**8 if ctx.quick else 2**10))
     R = t["R"][m].astype(float)
     refs = reference_slopes(R, t["fg"][m], t["bf_terms"][m], t["bh_terms"][m], -1 / 4, -1 / 4)
-    rows = slope_rows(R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
-    return slope_evidence(rows, ("metric", "reference", "sign"), {**t["witness"], "fit window R": R.tolist()})
+    points = Points()
+    slope_points(points, R, {"f-gap": t["fg"][m], "h-gap": t["hg"][m], "dist": t["dist"][m]}, refs)
+    return points.evidence("<=", witness={**t["witness"], "fit window R": R.tolist()})
 
 
-def _figure(ctx: Context, cv: dict) -> None:
-    """Figure ``gaps-vs-rounds``: inner and outer gaps of the theta_avg output vs R with the printed bounds."""
-    path = ctx.figure_path("gaps-vs-rounds")
-    if path is None:
-        return
-    sc = sc_table(SC_EXPONENTS)
+def _figure(path, ctx: Context, cv: dict) -> None:
+    """Figure ``gaps-vs-rounds``: inner and outer gaps of the theta_avg output vs R with the printed bounds (the
+    Theorem 1 table is read from ``ctx``'s profile)."""
+    sc = sc_table(ctx, SC_EXPONENTS)
     fig, axes = plotting.figure(1, 2, width=4.2, height=3.4)
     for p, color in zip(PS, ("C0", "C1")):
         m = (sc["p"] == p) & (sc["kind"] == "theta_avg")
         R = sc["R"][m]
         axes[0].loglog(R, np.abs(sc["fg"][m]), "o-", color=color, ms=3, label=f"|f - f*| (< 0), p = {p}")
         axes[0].loglog(R, sc["hg"][m], "s-", color=color, ms=3, mfc="none", label=f"h - h*, p = {p}")
-        axes[0].loglog(R, sc["bf"][m], ":", color=color, label=f"f bound (l. 393), p = {p}")
-        axes[0].loglog(R, sc["bh"][m], "--", color=color, label=f"h bound (l. 400), p = {p}")
+        axes[0].loglog(R, sc["bf"][m], ":", color=color, label=f"f bound (proof of Thm 1), p = {p}")
+        axes[0].loglog(R, sc["bh"][m], "--", color=color, label=f"h bound (proof of Thm 1 (i-2)), p = {p}")
         inside = R[sc["inside"][m]]
         if inside.size:
             axes[0].axvline(inside.min(), color=color, lw=0.8, alpha=0.5)
@@ -145,28 +151,25 @@ def _figure(ctx: Context, cv: dict) -> None:
 
 @claim(
     f"{PAPER}/thm-2:i:iterates",
-    source="Proposition 5 (i-2) lower bound, line 432 (pointwise, spec V15); weak sharpness, Notation line 47",
+    source="Proposition 5 (i-2) lower bound (pointwise); weak sharpness (Notation)",
     statement="At every server iterate of the Thm 2 Case i runs (Huber outer, R in {2^8..2^12} quick / {2^8..2^16} "
     "full): f(x) - f* >= -||grad f(x*)|| dist(x, X*) and dist(x, X*) <= ((h(x) - h*)/alpha_2)^(1/2)",
     expect="holds",
 )
 def thm2_iterates(ctx: Context) -> Evidence:
-    inst = instance()
-    ref = huber_bilevel()
+    """Every server iterate of the Theorem 2 Case i library runs: the Proposition 5 (i-2) lower bound with the
+    certified Huber optimum (its certificate in the witness) and the weak-sharpness bound with the exact
+    ``alpha_2``."""
+    inst = instance(ctx)
+    ref = huber_bilevel(ctx)
     f_star, G, cert = ref.f_star, ref.grad_norm, ref.certificate
-    measured, bound, check = [], [], []
+    points = Points()
     for e in grid_exponents(ctx, 12, 16):
-        xs = cv_run(2**e)[1].x[:, 0]
-        m, b = pointwise(xs, inst.huber.value(xs) - f_star, 0.0, G, inst)
-        measured.append(m)
-        bound.append(b)
-        check += ["prop-5:i-2 lower"] * len(xs) + ["weak sharpness"] * len(xs)
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=np.concatenate(bound),
-        relation=">=",
-        rtol=RTOL,
-        atol=1e-9,
-        grid={"check": check},
+        xs = cv_run(ctx, 2**e)[1].x[:, 0]
+        add_pointwise(points, xs, inst.huber.value(xs) - f_star, 0.0, G, inst, "prop-5:i-2 lower")
+    return points.evidence(
+        ">=",
+        rtol=ROUNDING,
+        atol=1e-9,  # the accuracy of the certified Huber optimum f* (its certificate) and rounding next to X*
         witness={"instance": "as thm-2:i-1:explicit-outside", "||grad f(x*)||": G, "bilevel reference": cert},
     )
