@@ -4,8 +4,7 @@ and the identities (4.24) and (4.27) of the analysis of FedDualAvg.
 Instances: the geometries and Q-idH of ``convex_instances`` (its docstring); psi-weights t in {0, 0.05, 0.5, 2},
 64 draws per cell (quick).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: (4.24) at 2026, (4.27) at 2092-2094, Proposition C.4 at 4466, C.5
-at 4474, C.7 at 4485, C.10 at 4503.
+Printed objects: (4.24), (4.27), Propositions C.4, C.5, C.7 and C.10 (Definition C.9).
 """
 
 from __future__ import annotations
@@ -14,11 +13,13 @@ import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.regularizers import L1
 
-from .convex_instances import PAPER, T_GRID, TOL, Geometry, a_norm, draws, geometries, lp_norm, q_instances, rel
+from .convex_instances import PAPER, T_GRID, Geometry, a_norm, draws, geometries, lp_norm, q_instances, rel
 
 
 def _weighted(geo: Geometry, t: float, x: np.ndarray) -> np.ndarray:
@@ -28,7 +29,7 @@ def _weighted(geo: Geometry, t: float, x: np.ndarray) -> np.ndarray:
 
 def _cells(ctx: Context, stream: int, *, unit: bool = False):
     """Yield ``(geometry, t, rng)`` over every geometry (only those with ``mu = 1`` norms if ``unit``) and t."""
-    for i, geo in enumerate(geometries()):
+    for i, geo in enumerate(geometries(ctx)):
         if unit and (geo.mu != 1 or not geo.norms):
             continue
         for j, t in enumerate(T_GRID):
@@ -37,7 +38,7 @@ def _cells(ctx: Context, stream: int, *, unit: bool = False):
 
 @claim(
     f"{PAPER}/prop-c.4",
-    source="Proposition C.4, line 4466 (used as (4.7), line 1689)",
+    source="Proposition C.4 (used as (4.7))",
     statement="For g = h + t psi (closed, strictly convex) and every dual y, the library's grad g^*(y) is "
     "argmin_x {<-y, x> + g(x)}: the variational inequality <y - grad h(x), z - x> <= t psi(z) - t psi(x) holds for "
     "competitors z in dom psi (x + eps u for finite psi, eps in {1e-6, 1e-3, 1}; images of perturbed and fresh duals "
@@ -46,7 +47,10 @@ def _cells(ctx: Context, stream: int, *, unit: bool = False):
     expect="holds",
 )
 def prop_c4(ctx: Context) -> Evidence:
-    measured, grid = [], {"geometry": [], "t": [], "check": []}
+    """Every geometry and psi-weight t, random duals y: the image x = grad (h + t psi)^*(y) against perturbed and
+    fresh competitors z (the variational inequality, relative to the size of its terms) and the library's
+    subdifferential test; reference: the optimality condition of the argmin, checked to rounding."""
+    points = Points()
     for geo, t, rng in _cells(ctx, 1):
         n = draws(ctx)
         y = geo.duals(rng, n)
@@ -72,21 +76,14 @@ def prop_c4(ctx: Context) -> Evidence:
             spread = np.linalg.norm(z - x, axis=-1) + np.linalg.norm(z, axis=-1) + np.linalg.norm(x, axis=-1)
             scale = size * spread + np.abs(lhs - inner) + np.abs(rhs) + 1e-300
             worst = max(worst, float(np.max((lhs - rhs) / scale)))
-        measured.append(worst)
-        grid["check"].append("variational inequality: max (lhs - rhs)/scale")
+        points.add(worst, geometry=geo.name, t=t, check="variational inequality: max (lhs - rhs)/scale")
         if t > 0 and geo.mirror.psi is not None:
-            ok = geo.mirror.psi.in_subdifferential(x, s / t, tol=TOL)
-            measured.append(float(np.mean(~ok)))
-            grid["check"].append("fraction rejected by psi.in_subdifferential")
-        for _ in range(len(measured) - len(grid["geometry"])):
-            grid["geometry"].append(geo.name)
-            grid["t"].append(t)
-    return Evidence(
-        measured=measured,
+            ok = geo.mirror.psi.in_subdifferential(x, s / t, tol=ROUNDING)
+            points.add(float(np.mean(~ok)), geometry=geo.name, t=t, check="fraction rejected by psi.in_subdifferential")
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        atol=TOL,
-        grid=grid,
+        atol=ROUNDING,  # on a residual divided by the size of its terms: a relative rounding tolerance
         witness={
             "reading": "0 psi = 0 at t = 0 (the map is grad h^*)",
             "scale": "(||y|| + ||grad h(x)||)(||z - x|| + ||z|| + ||x||) + |t psi(x)| + |t psi(z)| (l2 norms), the "
@@ -98,7 +95,7 @@ def prop_c4(ctx: Context) -> Evidence:
 def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
     """Worst ratio of the two sides of Prop. C.5 (``printed``: ``||dx||_* <= ||dy||/mu``; otherwise the textbook
     ``||dx|| <= ||dy||_*/mu``) per geometry, norm and t, for ``dx = grad g^*(y1) - grad g^*(y2)``."""
-    measured, grid = [], {"geometry": [], "norm": [], "t": []}
+    points = Points()
     worst = {"ratio": 0.0}
     for geo, t, rng in _cells(ctx, stream):
         n = draws(ctx)
@@ -120,16 +117,11 @@ def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
                     "LHS": float(lhs[i]),
                     "RHS": float(rhs[i]),
                 }
-            measured.append(float(lhs[i] / rhs[i]))
-            grid["geometry"].append(geo.name)
-            grid["norm"].append(norm.name)
-            grid["t"].append(t)
-    return Evidence(
-        measured=measured,
+            points.add(float(lhs[i] / rhs[i]), geometry=geo.name, norm=norm.name, t=t)
+    return points.evidence(
+        "<=",
         bound=1.0,
-        relation="<=",
-        rtol=TOL,
-        grid=grid,
+        rtol=ROUNDING,
         witness={
             "measured": "max over draws of LHS/RHS (y2 = y1 + step, step of size 1e-3..10)",
             "worst draw": worst,
@@ -141,7 +133,7 @@ def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-c.5",
-    source="Proposition C.5, line 4474 (as printed: the primal difference in the dual norm)",
+    source="Proposition C.5 (as printed: the primal difference in the dual norm)",
     statement="As printed: g closed and mu-strongly convex w.r.t. ||.|| => ||grad g^*(y1) - grad g^*(y2)||_* <= "
     "(1/mu)||y1 - y2|| (primal norm on the dual difference); every geometry with its strong-convexity norms (l2 and "
     "the A-norm of Assumption 4.2(c) for Euclidean h, l_p for the p-norm h with mu in {1/2, 1, 2}, l1 for the entropy "
@@ -149,6 +141,8 @@ def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
     expect="fails",
 )
 def prop_c5(ctx: Context) -> Evidence:
+    """Every geometry with its strong-convexity norms and psi-weight t, random dual pairs: the worst ratio of the
+    two sides of the printed inequality (primal difference in the dual norm), against 1."""
     ev = _lipschitz_ratios(ctx, 2, printed=True)
     ev.witness["why"] = (
         "the two norms are swapped: the statement holds when ||.||_* <= ||.|| (l2, l_p with p <= 2, l1) and fails "
@@ -160,18 +154,20 @@ def prop_c5(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-c.5:corrected",
-    source="Proposition C.5, line 4474, with the norms swapped ([59, Thm E.4.2.1])",
+    source="Proposition C.5, with the norms swapped ([59, Thm E.4.2.1])",
     statement="Corrected: ||grad g^*(y1) - grad g^*(y2)|| <= (1/mu)||y1 - y2||_* (primal norm on the primal "
     "difference) on the grid of prop-c.5.",
     expect="holds",
 )
 def prop_c5_corrected(ctx: Context) -> Evidence:
+    """The draws of prop-c.5 with the textbook norms (primal norm on the primal difference, dual norm on the dual
+    one); the worst ratio of the two sides, against 1."""
     return _lipschitz_ratios(ctx, 2, printed=False)
 
 
 @claim(
     f"{PAPER}/prop-c.7",
-    source="Proposition C.7, line 4485",
+    source="Proposition C.7",
     statement="For Legendre g, (grad g)^{-1} = grad g^*: grad h^*(grad h(x)) = x on int dom h and grad h(grad h^*(y)) "
     "= y for the Euclidean, p-norm (p = 1.2, 1.5; mu = 1/2, 1, 2) and entropy h, and for the Legendre g = h + t "
     "(lam/2)||.||^2 (Euclidean h, t in {0.05, 0.5, 2}) with grad g(x) = (1 + t lam) x; relative error <= 1e-9 "
@@ -179,10 +175,12 @@ def prop_c5_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_c7(ctx: Context) -> Evidence:
-    measured, grid = [], {"geometry": [], "direction": []}
+    """Each distinct h of the geometries (and the Legendre g = h + t (lam/2)||.||^2 with its closed-form gradient) at
+    random points: both compositions of grad h and grad h^* against the identity, relative error to rounding."""
+    points = Points()
     monotone = np.inf
     seen = set()
-    for i, geo in enumerate(geometries()):
+    for i, geo in enumerate(geometries(ctx)):
         m = geo.mirror
         key = (type(m).__name__, getattr(m, "p", 2), getattr(m, "scale", 1))
         if key in seen:
@@ -195,13 +193,11 @@ def prop_c7(ctx: Context) -> Evidence:
             ("grad h^* o grad h = id", rel(m.grad_h_conj(m.grad_h(x)), x)),
             ("grad h o grad h^* = id", rel(m.grad_h(m.grad_h_conj(y)), y)),
         ):
-            measured.append(err)
-            grid["geometry"].append(f"h of {geo.name}")
-            grid["direction"].append(direction)
+            points.add(err, geometry=f"h of {geo.name}", direction=direction)
         y2 = y + rng.normal(size=y.shape)
         gap = np.sum((m.grad_h_conj(y) - m.grad_h_conj(y2)) * (y - y2), axis=-1)
         monotone = min(monotone, float(np.min(gap / np.sum((y - y2) ** 2, axis=-1))))
-    ridge = next(g for g in geometries() if g.name == "Euclidean, (lam/2)||.||^2")
+    ridge = next(g for g in geometries(ctx) if g.name == "Euclidean, (lam/2)||.||^2")
     lam = ridge.mirror.psi.lam
     for j, t in enumerate(T_GRID[1:]):
         rng = ctx.rng(100 + j)
@@ -210,15 +206,11 @@ def prop_c7(ctx: Context) -> Evidence:
             ("grad g o grad g^* = id", rel((1 + t * lam) * ridge.mirror(y, t), y)),
             ("grad g^* o grad g = id", rel(ridge.mirror((1 + t * lam) * x, t), x)),
         ):
-            measured.append(err)
-            grid["geometry"].append(f"g = h + {t:g} (lam/2)||.||^2, Euclidean h")
-            grid["direction"].append(direction)
-    return Evidence(
-        measured=measured,
+            points.add(err, geometry=f"g = h + {t:g} (lam/2)||.||^2, Euclidean h", direction=direction)
+    return points.evidence(
+        "==",
         bound=0.0,
-        relation="==",
-        atol=TOL,
-        grid=grid,
+        atol=ROUNDING,  # on relative errors: a relative rounding tolerance
         witness={
             "measured": "max_i ||a_i - b_i||_inf / ||b_i||_inf",
             "min <grad h^*(y1) - grad h^*(y2), y1 - y2>/||y1 - y2||^2 (strict monotonicity of grad h^*)": monotone,
@@ -228,7 +220,7 @@ def prop_c7(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-c.10",
-    source="Proposition C.10, line 4503 (Definition C.9 at 4495)",
+    source="Proposition C.10 (Definition C.9)",
     statement="For x in dom h and every dual y: D~_{h + t psi}(x, y) >= D_h(x, grad (h + t psi)^*(y)) (and, where h "
     "is mu-strongly convex w.r.t. a norm, D_h(x, x^) >= (mu/2)||x - x^||^2): every geometry, t in {0, 0.05, 0.5, 2}, "
     "x in dom psi (the printed statement takes psi finite; constraints are included with x in the set), 64 draws per "
@@ -237,7 +229,9 @@ def prop_c7(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_c10(ctx: Context) -> Evidence:
-    measured, grid = [], {"geometry": [], "t": [], "inequality": []}
+    """Every geometry and psi-weight t, random x in dom psi and duals y: the generalized Bregman divergence against
+    D_h and D_h against (mu/2)||.||^2 in each strong-convexity norm, as differences relative to the rounding scale."""
+    points = Points()
     for geo, t, rng in _cells(ctx, 4):
         n = draws(ctx)
         x, y = geo.primals(rng, n), geo.duals(rng, n)
@@ -252,16 +246,13 @@ def prop_c10(ctx: Context) -> Evidence:
         for norm in geo.norms_at(t):
             pairs.append((f"D_h >= (mu/2)||.||^2 in {norm.name}", breg, geo.mu / 2 * norm.primal(x - x_hat) ** 2))
         for name, lhs, rhs in pairs:
-            measured.append(float(np.max((rhs - lhs) / scale)))
-            grid["geometry"].append(geo.name)
-            grid["t"].append(t)
-            grid["inequality"].append(name)
-    return Evidence(measured=measured, bound=0.0, relation="<=", atol=TOL, grid=grid)
+            points.add(float(np.max((rhs - lhs) / scale)), geometry=geo.name, t=t, inequality=name)
+    return points.evidence("<=", bound=0.0, atol=ROUNDING)  # on differences relative to their rounding scale
 
 
 @claim(
     f"{PAPER}/eq-4.24",
-    source="(4.24), line 2026",
+    source="(4.24)",
     statement="For x0 in dom psi (inside int dom h) and x*: grad (h + 0 psi)^*(grad h(x0)) = x0 and "
     "D~_{h_{0,0}}(x*, grad h(x0)) = D_h(x*, x0); along FedDualAvg, y^{(0,0)} = grad h(x0) and every client's first "
     "retrieved primal x_m^{(0,0)} = x0; every geometry, 64 random pairs (x0, x*) per geometry (quick), relative "
@@ -269,8 +260,10 @@ def prop_c10(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_424(ctx: Context) -> Evidence:
-    measured, grid = [], {"geometry": [], "identity": []}
-    for i, geo in enumerate(geometries()):
+    """Every geometry, random pairs (x0, x*) and one traced FedDualAvg round from x0: the identities of (4.24) and the
+    library's first dual and primal states, relative errors against 0 up to rounding."""
+    points = Points()
+    for i, geo in enumerate(geometries(ctx)):
         rng, n, m = ctx.rng(i), draws(ctx), geo.mirror
         x0, x_star = geo.primals(rng, n), geo.primals(rng, n)
         y0 = m.grad_h(x0)
@@ -290,15 +283,11 @@ def eq_424(ctx: Context) -> Evidence:
                 rel(trace.x[0], np.broadcast_to(x0[:, None], (n, 2, geo.d))),
             ),
         ):
-            measured.append(err)
-            grid["geometry"].append(geo.name)
-            grid["identity"].append(name)
-    return Evidence(
-        measured=measured,
+            points.add(err, geometry=geo.name, identity=name)
+    return points.evidence(
+        "==",
         bound=0.0,
-        relation="==",
-        atol=TOL,
-        grid=grid,
+        atol=ROUNDING,  # on relative errors: a relative rounding tolerance
         witness={
             "measured": "relative errors (Bregman identity: |D~ - D_h| / (|h(x*)| + |h(x0)| + |<grad h(x0), "
             "x* - x0>|), the rounding scale)"
@@ -308,7 +297,7 @@ def eq_424(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/eq-4.27",
-    source="(4.27), line 2094 (justified at line 2092 by Proposition C.5)",
+    source="(4.27) (justified there by Proposition C.5)",
     statement="||grad h*_{r,k}(y_m) - grad h*_{r,k}(ybar)||^2 <= ||y_m - ybar||_*^2 for h_{r,k} = h + t psi with h "
     "1-strongly convex w.r.t. ||.||: (a) M = 4 random client duals around a common point, ybar their mean, every "
     "geometry with mu = 1 and its norms, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick); (b) along FedDualAvg on "
@@ -317,7 +306,9 @@ def eq_424(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_427(ctx: Context) -> Evidence:
-    measured, grid = [], {"setting": [], "norm": [], "t": []}
+    """(a) Random client duals around a common point for every geometry with mu = 1; (b) a traced FedDualAvg run on
+    Q-idH with l1, in the A-norm of Assumption 4.2(c) and in l2: the worst ratio of the two sides, against 1."""
+    points = Points()
     for geo, t, rng in _cells(ctx, 5, unit=True):
         n, M = draws(ctx), 4
         centre = geo.duals(rng, n)[:, None, :]
@@ -326,11 +317,8 @@ def eq_427(ctx: Context) -> Evidence:
         dx = geo.mirror(y, t) - geo.mirror(ybar, t)
         for norm in geo.norms_at(t):
             ratio = norm.primal(dx) ** 2 / norm.dual(y - ybar) ** 2
-            measured.append(float(np.max(ratio)))
-            grid["setting"].append(f"random duals, {geo.name}")
-            grid["norm"].append(norm.name)
-            grid["t"].append(t)
-    problem = q_instances()["Q-idH"]
+            points.add(float(np.max(ratio)), setting=f"random duals, {geo.name}", norm=norm.name, t=t)
+    problem = q_instances(ctx)["Q-idH"]
     A = problem.A[0]
     mirror = fco.Euclidean(L1(0.3))
     params = fco.CompositeParams("FedDualAvg", eta_c=1 / (4 * np.linalg.eigvalsh(A)[-1]), K=5, M=4)
@@ -347,8 +335,5 @@ def eq_427(ctx: Context) -> Evidence:
             rhs = norm.dual(trace.y[1:-1] - ybar[1:-1]) ** 2
             worst[norm.name] = max(worst[norm.name], float(np.max(lhs / rhs)))
     for name, value in worst.items():
-        measured.append(value)
-        grid["setting"].append("FedDualAvg trajectory on Q-idH, psi = 0.3||.||_1")
-        grid["norm"].append(name)
-        grid["t"].append("eta~^(r,k)")
-    return Evidence(measured=measured, bound=1.0, relation="<=", rtol=TOL, grid=grid)
+        points.add(value, setting="FedDualAvg trajectory on Q-idH, psi = 0.3||.||_1", norm=name, t="eta~^(r,k)")
+    return points.evidence("<=", bound=1.0, rtol=ROUNDING)

@@ -2,8 +2,7 @@
 section 4.4), on the shared-Hessian quadratics of :mod:`.quadratic_heterogeneity` (instances, constants, the reading of
 zeta) and on random dual pairs and SPD matrices.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 2.3 at line 175, Claims 4.17-4.19 at 2121-2133, the
-proof of Claim 4.17 at 2218-2290 ((4.32)-(4.36)), of Claims 4.18-4.19 at 2294-2304.
+Printed objects: Assumption 2.3, Claims 4.17-4.19, the proofs of Claim 4.17 ((4.32)-(4.36)) and of Claims 4.18-4.19.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.regularizers import L2Ball
 
 from .quadratic_heterogeneity import (
@@ -22,11 +23,10 @@ from .quadratic_heterogeneity import (
     READING_TEXT,
     D,
     base,
-    estimates,
+    estimated,
     instance,
     oracle_for,
     pairs,
-    record,
     regularizer,
     scales,
 )
@@ -36,21 +36,17 @@ from .quadratic_heterogeneity import (
 # Claims 4.18, 4.19, the deterministic step (4.32)-(4.36) and the noise step of Claim 4.17
 # --------------------------------------------------------------------------------------------------
 def _claim418(ctx: Context, reading: str) -> Evidence:
-    measured, bound, grid = [], [], {}
+    points = Points()
     for M in (2, 8, 32):
         for scale in scales(ctx.quick):
-            inst = instance("l1", M, scale)
+            inst = instance(ctx, "l1", M, scale)
             delta = inst.problem.b_mean - inst.problem.b  # grad F_m - grad F = -(c_m - cbar), the same at every x
             iu = np.triu_indices(M, 1)
-            measured.append(float(inst.qA(pairs(delta, iu)).max()))
-            bound.append(4 * inst.zeta2(reading) / inst.L)
-            record(grid, M=M, s_het=scale, Z_het=inst.Z_het)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+            measured = float(inst.qA(pairs(delta, iu)).max())
+            points.add(measured, 4 * inst.zeta2(reading) / inst.L, M=M, s_het=scale, Z_het=inst.Z_het)
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "measured": "max over pairs m1 < m2 of ||delta_m1 - delta_m2||^2_(A^-1) (deterministic and the same at "
             "every x: shared Hessian)",
@@ -68,21 +64,25 @@ CLAIM_418_STATEMENT = (
 
 @claim(
     f"{PAPER}/claim-4.18",
-    source="Claim 4.18, line 2129 (proof at 2294-2302)",
+    source="Claim 4.18 (and its proof)",
     statement=CLAIM_418_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
     expect="fails",
 )
 def claim_418(ctx: Context) -> Evidence:
+    """The shared-Hessian quadratics (psi = l1) for M in {2, 8, 32}: the largest pairwise ||delta_m1 - delta_m2||^2
+    in the A^-1 norm, exact (the same at every x), against 4 zeta^2/||A||_2 with zeta^2 = Z_het."""
     return _claim418(ctx, "printed")
 
 
 @claim(
     f"{PAPER}/claim-4.18:corrected",
-    source="Claim 4.18, line 2129, with (4.12) read as ||grad F_m - grad F||_* <= zeta (as its proof uses, line 2298)",
+    source="Claim 4.18, with (4.12) read as ||grad F_m - grad F||_* <= zeta (as its proof uses)",
     statement=CLAIM_418_STATEMENT.format(zeta="zeta = Z_het"),
     expect="holds",
 )
 def claim_418_corrected(ctx: Context) -> Evidence:
+    """The instances of claim-4.18: the largest pairwise ||delta_m1 - delta_m2||^2 in the A^-1 norm, exact, against
+    4 zeta^2/||A||_2 with zeta = Z_het (the reading the proof uses)."""
     return _claim418(ctx, "corrected")
 
 
@@ -93,17 +93,19 @@ def _random_spd(rng: np.random.Generator, d: int, condition: float) -> np.ndarra
 
 @claim(
     f"{PAPER}/claim-4.19",
-    source="Claim 4.19, line 2133 (proof at 2304)",
+    source="Claim 4.19 (and its proof)",
     statement="The dual of ||x|| = sqrt(x'Ax/||A||_2) is ||y||_* = sqrt(||A||_2 y'A^-1 y): the formula against "
     "sup{<y, x> : x'Ax <= ||A||_2} solved by Clarabel (second-order cone), for the instance's A and random SPD A (d "
     "in {2, 10}, condition numbers 10 and 1e4), 5 random y each; tolerance 1e-6 relative (solver).",
     expect="holds",
 )
 def claim_419(ctx: Context) -> Evidence:
+    """The instance's A and random SPD A, random y: the printed dual-norm formula against the support function of the
+    unit ball, a second-order cone program solved by Clarabel (tolerance of the solver)."""
     rng = ctx.rng()
-    mats = [("instance A", base()[0])]
+    mats = [("instance A", base(ctx)[0])]
     mats += [(f"random d = {d}, cond = {k:g}", _random_spd(rng, d, k)) for d in (2, 10) for k in (10.0, 1e4)]
-    measured, bound, grid = [], [], {}
+    points = Points()
     for name, A in mats:
         nA = float(np.linalg.eigvalsh(A)[-1])
         chol = np.linalg.cholesky(A / nA)  # x'Ax/||A|| = ||chol' x||^2
@@ -112,16 +114,14 @@ def claim_419(ctx: Context) -> Evidence:
             x = cp.Variable(A.shape[0])
             problem = cp.Problem(cp.Maximize(y @ x), [cp.norm(chol.T @ x, 2) <= 1])
             problem.solve(solver=cp.CLARABEL)
-            measured.append(float(problem.value))
-            bound.append(float(np.sqrt(nA * y @ np.linalg.solve(A, y))))
-            record(grid, A=name, draw=j)
-    return Evidence(measured=measured, bound=bound, relation="==", rtol=1e-6, grid=grid)
+            points.add(float(problem.value), float(np.sqrt(nA * y @ np.linalg.solve(A, y))), A=name, draw=j)
+    return points.evidence("==", rtol=1e-6)  # relative accuracy of the conic solver's optimum, not rounding
 
 
-def _step_draws(rng: np.random.Generator, kind: str, n: int):
+def _step_draws(ctx: Context, rng: np.random.Generator, kind: str, n: int):
     """Random dual pairs with a common ``t``: ``y ~ scale N(0, I)`` (scale in {0.3, 1, 3}), ``t`` in {0, 0.1, 0.5, 1,
     3}; returns ``Dy, Dx`` with ``x_i = grad (h + t psi)^*(y_i) = prox_{t psi}(y_i)``."""
-    mirror = fco.Euclidean(regularizer(kind) if kind != "l2-ball" else L2Ball(1.0))
+    mirror = fco.Euclidean(regularizer(ctx, kind) if kind != "l2-ball" else L2Ball(1.0))
     dys, dxs = [], []
     for t in (0.0, 0.1, 0.5, 1.0, 3.0):
         scale = rng.choice([0.3, 1.0, 3.0], size=(n, 1))
@@ -147,7 +147,7 @@ def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dic
 
 @claim(
     f"{PAPER}/eq-4.36",
-    source="proof of Claim 4.17, (4.32)-(4.36), lines 2240-2290",
+    source="proof of Claim 4.17, (4.32)-(4.36)",
     statement="For x_i = grad(h + t psi)^*(y_i) with the same t, h = ||x||^2/2 and eta_c ||A||_2 <= 1/4: (I) + (II) "
     "= eta_c^2 ||A(x1 - x2)||^2_(A^-1) - 2 eta_c <y1 - y2, x1 - x2> <= 0 (4.36), with its steps (4.33) and (4.35); "
     "psi in {0.3||.||_1, l2 ball of radius 1, 0.8||X||_nuc on a 3x3 block + free coordinate}, the instance's A and "
@@ -157,28 +157,29 @@ def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dic
     expect="holds",
 )
 def eq_436(ctx: Context) -> Evidence:
+    """Random dual pairs through the three prox maps, the instance's A and random SPD A: (I) + (II), (4.33) and
+    (4.35), each divided by eta_c ||y1 - y2||^2 (||y1 - y2||^2 for (4.35)), largest value against 0 up to rounding;
+    the sweep of eta_c ||A|| beyond 1/4 in the witness."""
     rng = ctx.rng()
-    mats = [("instance A", base()[0])] + [(f"random, cond = {k:g}", _random_spd(rng, D, k)) for k in (10.0, 1e4)]
-    measured, grid, sweep = [], {}, {}
+    mats = [("instance A", base(ctx)[0])]
+    mats += [(f"random, cond = {k:g}", _random_spd(rng, D, k)) for k in (10.0, 1e4)]
+    points, sweep = Points(), {}
     for kind in PSIS:
-        dy, dx = _step_draws(rng, kind, 400)
+        dy, dx = _step_draws(ctx, rng, kind, 400)
         for name, A in mats:
             for c in (0.125, 0.25):
                 for step, values in _step_values(A, dy, dx, c).items():
-                    measured.append(float(values.max()))
-                    record(grid, psi=kind, A=name, **{"eta_c ||A||": c, "step": step})
+                    points.add(float(values.max()), psi=kind, A=name, **{"eta_c ||A||": c, "step": step})
             for c in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
                 value = _step_values(A, dy, dx, c)["(4.36): (I) + (II) <= 0"]
                 sweep[f"{kind}, {name}, eta_c ||A|| = {c}"] = {
-                    "fraction > 1e-12": float(np.mean(value > 1e-12)),
+                    "fraction > 1e-12": float(np.mean(value > SCALED_ROUNDING)),
                     "max": float(value.max()),
                 }
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        atol=1e-12,
-        grid=grid,
+        atol=SCALED_ROUNDING,
         witness={
             "sweep of (4.36) beyond the printed condition": sweep,
             "note": "(I) + (II) <= eta_c (eta_c ||A|| - 2)||x1 - x2||^2 by firm non-expansiveness of the "
@@ -190,7 +191,7 @@ def eq_436(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/claim-4.17:step-unbiased",
-    source="proof of Claim 4.17, lines 2226-2232",
+    source="proof of Claim 4.17 (the noise step)",
     statement="The library's additive Gaussian oracle (s = 0.5, d = 10, M = 8) at fixed client points: E[eps_m1 - "
     "eps_m2 | F^(r,k)] = 0 (every coordinate) and E||eta_c (eps_m1 - eps_m2)||^2_(A^-1) = 2 eta_c^2 sigma^2 "
     "||A||_2^-1, i.e. the printed '<=' is attained (sigma^2 = ||A|| s^2 tr(A^-1)); pairs (1,2), (3,6), (4,8), eta_c "
@@ -198,20 +199,20 @@ def eq_436(ctx: Context) -> Evidence:
     expect="holds",
 )
 def claim_417_step_unbiased(ctx: Context) -> Evidence:
-    inst = instance("l1", 8, 1.0)
+    """The library's additive Gaussian oracle at fixed client points, 50000 draws: Monte Carlo means of the noise
+    differences and of their squared A^-1 norm with simultaneous 99% intervals, against 0 and the closed form
+    2 eta_c^2 sigma^2/||A||_2."""
+    inst = instance(ctx, "l1", 8, 1.0)
     rng = ctx.rng()
     eta_c = 0.25 / inst.L
     x = np.broadcast_to(rng.standard_normal((1, 8, D)), (50_000, 8, D))
     eps = oracle_for(inst, True)(x, rng) - inst.problem.client_grad(x)
-    samples, bound, grid = [], [], {}
+    samples = Points()
     for m1, m2 in ((0, 1), (2, 5), (3, 7)):
         de = eps[:, m1] - eps[:, m2]
+        pair = f"({m1 + 1},{m2 + 1})"
         for i in range(D):
-            samples.append(de[:, i])
-            bound.append(0.0)
-            record(grid, pair=f"({m1 + 1},{m2 + 1})", quantity=f"E[(eps_m1 - eps_m2)_{i + 1}]")
-        samples.append(eta_c**2 * inst.qA(de))
-        bound.append(2 * eta_c**2 * inst.sigma2(NOISE) / inst.L)
-        record(grid, pair=f"({m1 + 1},{m2 + 1})", quantity="E||eta_c (eps_m1 - eps_m2)||^2_(A^-1)")
-    measured, lo, hi = estimates(samples, len(samples))
-    return Evidence(measured=measured, bound=bound, relation="==", interval=(lo, hi), grid=grid)
+            samples.add(de[:, i], 0.0, pair=pair, quantity=f"E[(eps_m1 - eps_m2)_{i + 1}]")
+        bound = 2 * eta_c**2 * inst.sigma2(NOISE) / inst.L
+        samples.add(eta_c**2 * inst.qA(de), bound, pair=pair, quantity="E||eta_c (eps_m1 - eps_m2)||^2_(A^-1)")
+    return estimated(samples, len(samples)).evidence("==")

@@ -1,5 +1,5 @@
 """Instances shared by the convex-analysis claims of chapter 4 and appendix C (no claims): the mirror-map geometries
-with their norms, random SPD matrices, the quadratics Q-het / Q-idH, the tolerances and the number of draws.
+with their norms, random SPD matrices, the quadratics Q-het / Q-idH, the commutation floor and the number of draws.
 
 Instances.
 
@@ -12,27 +12,28 @@ Instances.
   simplex for the entropy (Pinsker); the plain entropy is not strongly convex on R^d_+ and only enters the
   statements that do not need it. d = 6 (12 for the nuclear norm). Duals y ~ s N(0, I), s log-uniform in
   [0.1, 10]; psi-weights t in {0, 0.05, 0.5, 2}.
-* Q-het / Q-idH of the spec (d = 10, M = 4, ``H_m = Q_m Q_m'/d + 0.2 I`` or one shared ``A``, ``c_m ~ N(0, I)``) for
-  the FedMiD / FedDualAvg runs (Remark 4.10, (4.27) along a trajectory, the sanity check of Algorithm 5).
+* The quadratics Q-het and Q-idH (d = 10, M = 4, ``H_m = Q_m Q_m'/d + 0.2 I`` or one shared ``A``,
+  ``c_m ~ N(0, I)``) for the FedMiD / FedDualAvg runs (Remark 4.10, (4.27) along a trajectory, the sanity check of
+  Algorithm 5).
 
 The claims are in ``app_c_1_convex_analysis`` (appendix C.1, (4.24), (4.27)), ``remark_4_10_prox_averaging``
 (Remark 4.10, Algorithm 5's sanity check), ``remarks_4_5_4_8_rate_comparisons``, ``thm_4_7_c_11_proof_terms``,
 ``prop_4_12_lem_c_15_quadmax`` (the pure-algebra steps of the printed proofs; symbols in ``convex_symbolic``) and
 ``sec_4_4_3_claims_4_16_4_18`` (the steps of Claims 4.16-4.18).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: chapter 4 and appendix C.1 (the claim modules give the lines).
+Paper: chapter 4 and appendix C.1 of the thesis (the claim modules cite the printed objects).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.harness.claims import Context, seed_for
+from fedtheory.harness.claims import Context
+from fedtheory.harness.family import Family, family
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.regularizers import L1, Box, ElasticNet, L1Ball, L2Ball, Masked, NuclearNorm, Simplex, SquaredL2
 
@@ -40,7 +41,6 @@ REGISTERS_CLAIMS = False  # shared instances; the claims are in the sibling modu
 
 
 PAPER = "yuan-thesis"
-TOL = 1e-9  # relative tolerance of the floating-point checks (rounding is ~1e-15)
 FLOOR = 1e-12  # a map that commutes with averaging differs from it by rounding only, far below this
 T_GRID = (0.0, 0.05, 0.5, 2.0)  # psi-weights t of grad (h + t psi)^*
 D = 6
@@ -65,7 +65,7 @@ def lp_norm(p: float, q: float) -> Norm:
 
 
 def a_norm(A: np.ndarray) -> Norm:
-    """The norm of Assumption 4.2(c), ``||x|| = sqrt(x'Ax/||A||_2)``, and its dual (Claim 4.19, line 2133)
+    """The norm of Assumption 4.2(c), ``||x|| = sqrt(x'Ax/||A||_2)``, and its dual (Claim 4.19)
     ``||y||_* = sqrt(||A||_2 y'A^{-1}y)``."""
     top = float(np.linalg.eigvalsh(A)[-1])
     A_inv = np.linalg.inv(A)
@@ -119,10 +119,10 @@ def random_spd(rng: np.random.Generator, d: int, condition: float = 20.0) -> np.
     return Q @ np.diag(np.logspace(-np.log10(condition), 0, d)) @ Q.T
 
 
-@cache
-def geometries() -> tuple[Geometry, ...]:
+@family(f"{PAPER}/convex-analysis-geometries")
+def geometries(fam: Family) -> tuple[Geometry, ...]:
     """Every geometry of the library with the norms it is used with (module docstring)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/convex-analysis-geometries"))
+    rng = fam.rng()
     A6, A12 = random_spd(rng, D), random_spd(rng, NUCLEAR[0] * NUCLEAR[1])
     euclid6 = (lp_norm(2, 2), a_norm(A6))
     intercept = np.ones(D, dtype=bool)
@@ -163,11 +163,11 @@ def rel(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(num / den))
 
 
-@cache
-def q_instances() -> dict[str, FederatedQuadratic]:
+@family(f"{PAPER}/convex-analysis-q")
+def q_instances(fam: Family) -> dict[str, FederatedQuadratic]:
     """Q-het (client Hessians ``Q_m Q_m'/d + 0.2 I``) and Q-idH (one shared ``A``), d = 10, M = 4, ``c_m ~ N(0, I)``,
-    ``F_m = x'H_m x/2 - c_m'x`` (spec section 6)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/convex-analysis-q"))
+    ``F_m = x'H_m x/2 - c_m'x``."""
+    rng = fam.rng()
     d, M = 10, 4
     Q = rng.normal(size=(M, d, d))
     H = Q @ np.swapaxes(Q, 1, 2) / d + 0.2 * np.eye(d)

@@ -4,7 +4,7 @@
 Symbolic statements use sympy with positive symbols L, B, sigma, G, zeta, M, K, R, eta; each symbolic check is
 repeated numerically at random constants with the library's prescribed step sizes.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: (4.8) at 1832, (4.11) at 1854, Theorem 4.7's proof at 2316-2330.
+Printed objects: (4.8), (4.11) and the proof of Theorem 4.7.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def exponents(monomial: sp.Expr) -> dict[sp.Symbol, sp.Expr]:
     return {s: reduce(s * sp.diff(monomial, s) / monomial) for s in CONSTANTS}
 
 
-# (4.8), line 1832; (4.11), line 1854 (the three terms each)
+# (4.8); (4.11) (the terms of each)
 EQ_48 = (L * B**2 / R, sigma * B / sp.sqrt(M * K * R))
 EQ_411 = (
     L * B**2 / (K * R),
@@ -48,7 +48,7 @@ EQ_411 = (
 )
 
 
-# Theorem 4.7's step-size candidates, rate terms and B^2/(eta K R) (proof at lines 2316-2330)
+# Theorem 4.7's step-size candidates, rate terms and B^2/(eta K R) (from its proof)
 CAND_47 = (
     1 / (4 * L),
     sp.sqrt(M) * B / (sigma * sp.sqrt(K * R)),

@@ -3,30 +3,33 @@ proof.
 
 Instances, noise and runs: ``rates_instances`` (its docstring).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption C.1 at 4539, Lemma C.12 at 4579 (proof 4605-4619).
+Printed objects: Assumption C.1, Lemma C.12 and its proof.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import product
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 
-from .rates_instances import KINDS, NOISE, PAPER, D, Entries, instance, instances, run_rng
+from .rates_instances import KINDS, NOISE, PAPER, D, instance, instances, mc_evidence
+
+STABILITY_ATOL = 1e-15  # absolute: float64 rounding of the squared dual-norm distances (some bounds are exactly 0)
 
 
-@cache
-def _stability(kind: str, M: int, K: int, s: float, R: int, S: int) -> dict:
+@family(f"{PAPER}/ch4-rates-run:stability")
+def _stability(fam: Family, kind: str, M: int, K: int, s: float, R: int, S: int) -> dict:
     """Client duals of FedDualAvg (``eta_s = 1``, ``eta_c = 1/(4L)``) at every ``(r, k)``, ``k = 0..K``: the average
     ``(1/M) sum_m ||y_m^{(r,k)} - ybar^{(r,k)}||_*^2`` (shape (R, K + 1, S)) and the pairwise
     ``||y_{m1}^{(r,k)} - y_{m2}^{(r,k)}||_*^2`` (shape (R, K + 1, S, M, M))."""
-    inst = instance(kind, M, s)
+    inst = instance(fam.profile, kind, M, s)
     params = fco.CompositeParams("FedDualAvg", 1 / (4 * inst.L), K, M)
-    rng = run_rng(f"stability:{kind}:{M}:{K}:{s}:{R}:{S}")
+    rng = fam.rng()
     state = fco.init(inst.x0, inst.mirror, params, S, dim=D)
     average, pairs = np.empty((R, K + 1, S)), np.empty((R, K + 1, S, M, M))
     for r in range(R):
@@ -41,14 +44,14 @@ def _c12_grid(quick: bool) -> dict:
     return {"M": (2, 8), "K": (1, 2, 5, 10), "R": 10 if quick else 50, "S": 100 if quick else 200}
 
 
-def _c12_entries(quick: bool, quantity: str, bound_of, ks) -> tuple[Entries, dict]:
+def _c12_entries(ctx: Context, quantity: str, bound_of, ks) -> tuple[Points, dict]:
     """Per (instance, M, K, sigma, k): the worst round of ``E[quantity]`` (exact at sigma = 0; Monte Carlo means at
     sigma = 0.5, for ``pairs`` the pair with the largest mean) against ``bound_of(eta_c, k, K, G)``."""
-    g = _c12_grid(quick)
-    entries, worst = Entries(), {}
+    g = _c12_grid(ctx.quick)
+    entries, worst = Points(), {}
     for kind, M, K, s in product(KINDS, g["M"], g["K"], (0.0, NOISE)):
-        inst = instance(kind, M, s)
-        out = _stability(kind, M, K, s, g["R"], 1 if s == 0 else g["S"])
+        inst = instance(ctx, kind, M, s)
+        out = _stability(ctx, kind, M, K, s, g["R"], 1 if s == 0 else g["S"])
         for k in ks(K):
             samples = out[quantity][:, k]  # (R, S) or (R, S, M, M)
             if quantity == "pairs":
@@ -77,67 +80,78 @@ _C12_GRID = (
 
 @claim(
     f"{PAPER}/lem-c.12",
-    source="Lemma C.12, lines 4579-4581 (proof at 4605-4619); k ranges over {0, ..., K} (y_m^(r,K) is defined)",
+    source="Lemma C.12; k ranges over {0, ..., K} (y_m^(r,K) is defined)",
     statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
     f"..., K}} (k = 0 is exactly 0: every client starts from y^(r,0)); {_C12_GRID}.",
     expect="fails",
 )
 def lem_c12(ctx: Context) -> Evidence:
+    """FedDualAvg on the three certified instances: per configuration and k in {1, ..., K} the worst round of the
+    average squared dual deviation, exact at sigma = 0 and Monte Carlo means with simultaneous 99% intervals at
+    sigma = 0.5, against 4 eta_c^2 (K - 1)^2 G^2."""
     entries, worst = _c12_entries(
-        ctx.quick, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K + 1)
+        ctx, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K + 1)
     )
     witness = {
         "note": "at k = K = 1 the bound is 0 while heterogeneous clients have moved apart after one step; Lemma 4.9 "
         "(line 4571) only sums k = 0..K-1, see yuan-thesis/lem-c.12:k-below-K",
         "per (configuration, k)": worst,
-        "instances": instances(KINDS),
+        "instances": instances(ctx, KINDS),
     }
-    return entries.evidence(witness, atol=1e-15)
+    return mc_evidence(entries, witness, atol=STABILITY_ATOL)
 
 
 @claim(
     f"{PAPER}/lem-c.12:k-below-K",
-    source="Lemma C.12, lines 4579-4581, for k in {0, ..., K-1} (the range Lemma 4.9, line 4571, uses)",
+    source="Lemma C.12, for k in {0, ..., K-1} (the range Lemma 4.9 uses)",
     statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
     f"..., K-1}} (k = 0 is exactly 0; K = 1 has no other k); {_C12_GRID}.",
     expect="holds",
 )
 def lem_c12_k_below_k(ctx: Context) -> Evidence:
+    """The runs of lem-c.12 for k in {1, ..., K - 1}: the worst round of the average squared dual deviation (exact,
+    or Monte Carlo with simultaneous 99% intervals) against 4 eta_c^2 (K - 1)^2 G^2."""
     entries, worst = _c12_entries(
-        ctx.quick, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K)
+        ctx, "average", lambda eta_c, k, K, G: 4 * eta_c**2 * (K - 1) ** 2 * G**2, lambda K: range(1, K)
     )
-    return entries.evidence({"per (configuration, k)": worst, "instances": instances(KINDS)}, atol=1e-15)
+    witness = {"per (configuration, k)": worst, "instances": instances(ctx, KINDS)}
+    return mc_evidence(entries, witness, atol=STABILITY_ATOL)
 
 
 @claim(
     f"{PAPER}/lem-c.12:step",
-    source="Proof of Lemma C.12, lines 4607-4612",
+    source="Proof of Lemma C.12 (the bound on the distance of two clients)",
     statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2(k-1)G)^2 (the printed "
     f"chain; sum over kappa = 0..k-1 has k terms), every k in {{1, ..., K}}, worst pair; {_C12_GRID}.",
     expect="fails",
 )
 def lem_c12_step(ctx: Context) -> Evidence:
+    """The runs of lem-c.12: per configuration and k the pair of clients and round with the largest mean squared
+    dual distance (exact, or Monte Carlo with simultaneous 99% intervals), against the printed eta_c^2 (2(k-1)G)^2."""
     entries, worst = _c12_entries(
-        ctx.quick, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * (k - 1) * G) ** 2, lambda K: range(1, K + 1)
+        ctx, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * (k - 1) * G) ** 2, lambda K: range(1, K + 1)
     )
     witness = {
         "note": "y_m1^(r,k) - y_m2^(r,k) = eta_c sum_{kappa=0}^{k-1} (g_m2 - g_m1) has k terms, so the triangle "
         "inequality gives 2 k G, not 2 (k - 1) G; at k = 1 the printed bound is 0",
         "per (configuration, k)": worst,
-        "instances": instances(KINDS),
+        "instances": instances(ctx, KINDS),
     }
-    return entries.evidence(witness, atol=1e-15)
+    return mc_evidence(entries, witness, atol=STABILITY_ATOL)
 
 
 @claim(
     f"{PAPER}/lem-c.12:step-corrected",
-    source="Proof of Lemma C.12, lines 4607-4612, with the k terms of the sum counted (2kG)",
+    source="Proof of Lemma C.12 (the bound on the distance of two clients), with the k terms of the sum counted (2kG)",
     statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2kG)^2, every k in {1, "
     f"..., K}}, worst pair; {_C12_GRID}.",
     expect="holds",
 )
 def lem_c12_step_corrected(ctx: Context) -> Evidence:
+    """The pairs of lem-c.12:step (worst pair and round per configuration and k; exact, or Monte Carlo with
+    simultaneous 99% intervals) against the corrected eta_c^2 (2kG)^2."""
     entries, worst = _c12_entries(
-        ctx.quick, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * k * G) ** 2, lambda K: range(1, K + 1)
+        ctx, "pairs", lambda eta_c, k, K, G: eta_c**2 * (2 * k * G) ** 2, lambda K: range(1, K + 1)
     )
-    return entries.evidence({"per (configuration, k)": worst, "instances": instances(KINDS)}, atol=1e-15)
+    witness = {"per (configuration, k)": worst, "instances": instances(ctx, KINDS)}
+    return mc_evidence(entries, witness, atol=STABILITY_ATOL)

@@ -3,22 +3,24 @@ FedDualAvg.
 
 Instances, noise and runs: ``rates_instances`` (its docstring).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem C.13 at 4631-4645, Lemma C.14 at 4651-4653 (proof
-4671-4707).
+Printed objects: Theorem C.13, Lemma C.14 and its proof.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import product
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.regularizers import L2Ball
 
-from .rates_instances import KINDS, NOISE, PAPER, D, Entries, Instance, instance, instances, run_rng
+from .rates_instances import KINDS, NOISE, PAPER, D, Instance, instance, instances, mc_evidence, run_rng
+
+C14_ATOL = 1e-12  # absolute: rounding of the O(1) Bregman and Phi differences whose (L/2)-term side can vanish
 
 
 def _points(inst: Instance, n: int) -> np.ndarray:
@@ -30,9 +32,9 @@ def _points(inst: Instance, n: int) -> np.ndarray:
     return np.vstack([inst.x_star, z])
 
 
-@cache
-def _lemma_c14(kind: str, M: int, K: int, s: float, eta_c: float, eta_s: float, R: int, S: int) -> dict:
-    """Lemma C.14 (line 4653) and its smooth-convex step (line 4699) along ``S`` FedDualAvg paths, every round
+@family(f"{PAPER}/ch4-rates-run:c14")
+def _lemma_c14(fam: Family, kind: str, M: int, K: int, s: float, eta_c: float, eta_s: float, R: int, S: int) -> dict:
+    """Lemma C.14 and its smooth-convex step (in its proof) along ``S`` FedDualAvg paths, every round
     ``r < R``, at ``x`` = ``x*`` and 3 seeded points of ``dom psi``: arrays (R, S, 4), each inequality rearranged so
     that its right side is the nonnegative quadratic term:
 
@@ -43,11 +45,11 @@ def _lemma_c14(kind: str, M: int, K: int, s: float, eta_c: float, eta_s: float, 
       ``(L/2) ||xhat^{(r+1,0)} - xhat^{(r,0)}||^2``.
 
 
-    ``h_{r,0} = h + eta~^{(r,0)} psi`` with ``eta~^{(r,0)} = eta_s eta_c r K`` (line 4625) and
-    ``xhat^{(r,0)} = x^{(r,0)}``."""
-    inst = instance(kind, M, s)
+    ``h_{r,0} = h + eta~^{(r,0)} psi`` with ``eta~^{(r,0)} = eta_s eta_c r K`` (the definition of eta~ in Appendix C)
+    and ``xhat^{(r,0)} = x^{(r,0)}``."""
+    inst = instance(fam.profile, kind, M, s)
     params = fco.CompositeParams("FedDualAvg", eta_c, K, M, eta_s=eta_s)
-    rng = run_rng(f"c14:{kind}:{M}:{K}:{s}:{eta_c!r}:{eta_s!r}:{R}:{S}")
+    rng = fam.rng()
     X = _points(inst, 3)[:, None, :]  # (4, 1, d): broadcast against replicas
     state = fco.init(inst.x0, inst.mirror, params, S, dim=D)
     eta_K = eta_s * eta_c * K
@@ -74,17 +76,17 @@ def _lemma_c14(kind: str, M: int, K: int, s: float, eta_c: float, eta_s: float, 
     return out
 
 
-def _c14_entries(quick: bool, left: str, right: str) -> tuple[Entries, dict]:
+def _c14_entries(ctx: Context, left: str, right: str) -> tuple[Points, dict]:
     """Pathwise entries (worst over rounds, replicas and the 4 points x) for every instance and step size."""
-    entries = Entries()
-    R, S = (30, 8) if quick else (200, 32)
+    entries = Points()
+    R, S = (30, 8) if ctx.quick else (200, 32)
     for kind, (M, K) in product(KINDS, ((2, 2), (8, 5))):
         s = NOISE
-        inst = instance(kind, M, s)
+        inst = instance(ctx, kind, M, s)
         eta = 1 / (4 * K * inst.L)
         for eta_c_L in (eta * inst.L, 1e-2):  # eta_s = 1, and a small client step with eta_s = eta/eta_c
             eta_c = eta_c_L / inst.L
-            out = _lemma_c14(kind, M, K, s, eta_c, eta / eta_c, R, S)
+            out = _lemma_c14(ctx, kind, M, K, s, eta_c, eta / eta_c, R, S)
             slack = out[right] - out[left]
             i = np.unravel_index(np.argmin(slack), slack.shape)
             entries.add(
@@ -102,7 +104,7 @@ def _c14_entries(quick: bool, left: str, right: str) -> tuple[Entries, dict]:
     witness = {
         "setting": f"FedDualAvg, eta = eta_s eta_c = 1/(4KL), {R} rounds, {S} replicas (every path checked), "
         "eta_c = eta (eta_s = 1) and eta_c = 0.01/L",
-        "instances": instances(KINDS),
+        "instances": instances(ctx, KINDS),
     }
     return entries, witness
 
@@ -119,24 +121,29 @@ _C14_GRID = (
 
 @claim(
     f"{PAPER}/lem-c.14",
-    source="Lemma C.14, line 4653 (proof at 4671-4707)",
+    source="Lemma C.14",
     statement="D~_{h_{r+1,0}}(x, ybar^(r+1,0)) - D~_{h_{r,0}}(x, ybar^(r,0)) <= -D~_{h_{r,0}}(xhat^(r+1,0), "
     "ybar^(r,0)) - eta K (Phi(xhat^(r+1,0)) - Phi(x)) + (L/2) eta K ||xhat^(r+1,0) - xhat^(r,0)||^2 + eta K "
     f"<grad F(xhat^(r,0)) - (1/(MK)) sum_m sum_k grad f(x_m^(r,k); xi_m^(r,k)), xhat^(r+1,0) - x>; {_C14_GRID}.",
     expect="holds",
 )
 def lem_c14(ctx: Context) -> Evidence:
-    entries, witness = _c14_entries(ctx.quick, "lemma", "lemma bound")
-    return entries.evidence(witness, atol=1e-12)
+    """Noisy FedDualAvg paths on the three certified instances, at x* and 3 seeded points: the left side of the
+    rearranged inequality at the worst round, replica and point per configuration (pathwise, exact values), against
+    its (L/2)-term."""
+    entries, witness = _c14_entries(ctx, "lemma", "lemma bound")
+    return mc_evidence(entries, witness, atol=C14_ATOL)
 
 
 @claim(
     f"{PAPER}/lem-c.14:step-smooth-convex",
-    source="Proof of Lemma C.14, lines 4697-4701 ('by smoothness and convexity of F')",
+    source="Proof of Lemma C.14 ('by smoothness and convexity of F')",
     statement="F(xhat^(r+1,0)) <= F(x) + <grad F(xhat^(r,0)), xhat^(r+1,0) - x> + (L/2)||xhat^(r+1,0) - xhat^(r,0)||^2 "
     f"in the norm of Assumption 4.1 with its certified L; {_C14_GRID}.",
     expect="holds",
 )
 def lem_c14_step_smooth_convex(ctx: Context) -> Evidence:
-    entries, witness = _c14_entries(ctx.quick, "smooth", "smooth bound")
-    return entries.evidence(witness, atol=1e-12)
+    """The paths and points of lem-c.14: F(xhat^(r+1,0)) - F(x) - <grad F(xhat^(r,0)), xhat^(r+1,0) - x>, pathwise,
+    worst entry per configuration against (L/2)||xhat^(r+1,0) - xhat^(r,0)||^2 in the certified norm and L."""
+    entries, witness = _c14_entries(ctx, "smooth", "smooth bound")
+    return mc_evidence(entries, witness, atol=C14_ATOL)

@@ -9,16 +9,14 @@ Readings (stated in each claim):
   C.15's every ``r``). With heterogeneous clients, ``K > 1`` and ``sigma = 0`` FedDualAvg at a fixed ``eta_c > 0``
   converges to a point other than ``x*`` while ``B^2/(eta K R) -> 0``: the printed quantifier fails (exact closed form
   on quadratics with ``psi = 0``). The ``...-per-R`` and ``:per-round`` claims let ``eta_c^max`` depend on ``R`` (``r``)
-  too and check the sequence ``eta_c L in {1e-2, 1e-3, 1e-4}`` at fixed ``eta = eta_s eta_c`` (spec V12), verdict at
-  the smallest; the minibatch-DA limit and the trajectory distance to it are in the witnesses.
+  too and check the sequence ``eta_c L in {1e-2, 1e-3, 1e-4}`` at fixed ``eta = eta_s eta_c``, verdict at the
+  smallest; the minibatch-DA limit and the trajectory distance to it are in the witnesses.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem C.13 at 4631-4645 (proof 4663-4667), Lemma C.15 at
-4657-4659 (proof 4711-4781).
+Printed objects: Theorem C.13 and its proof, Lemma C.15 and its proof.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import product
 
 import numpy as np
@@ -26,18 +24,19 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.fit import mc_mean
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 
 from .rates_instances import (
     C13_KINDS,
     NOISE,
     PAPER,
     D,
-    Entries,
     c13_grid,
     instance,
     instances,
+    mc_evidence,
     quadratic_data,
-    record,
     run_rng,
     server_stats,
 )
@@ -50,18 +49,18 @@ def _c15_replicas(quick: bool) -> int:
     return 5000 if quick else 50_000
 
 
-@cache
-def _one_round(kind: str, M: int, K: int, s: float, eta_c_L: float, r: int, S: int) -> dict:
+@family(f"{PAPER}/lem-c.15-one-round")
+def _one_round(fam: Family, kind: str, M: int, K: int, s: float, eta_c_L: float, r: int, S: int) -> dict:
     """One FedDualAvg round from the state ``F^{(r,0)}`` reached by one path (noise level ``s``) after ``r`` rounds,
     ``eta = eta_s eta_c = 1/(4KL)``, replicated ``S`` times (conditional expectations given ``F^{(r,0)}``).
 
     Per replica: ``D~_{h_{r+1,0}}(x*, ybar^{(r+1,0)})``, ``Phi(xhat^{(r+1,0)}) - Phi*``, the noise mean
     ``xibar = (1/(MK)) sum_m sum_k xi_m^{(r,k)}`` (additive noise: ``grad f(x; xi) = grad F_m(x) + xi``), the step
     ``Delta = xhat^{(r+1,0)} - xhat^{(r,0)}``, the terms (II) ``= <-xibar, Delta>`` and (III) ``= (1/(MK)) sum_m sum_k
-    <grad F_m(xhat^{(r,0)}) - grad F_m(x_m^{(r,k)}), xhat^{(r+1,0)} - x*>`` of the proof of Lemma C.15 (line 4713), the
+    <grad F_m(xhat^{(r,0)}) - grad F_m(x_m^{(r,k)}), xhat^{(r+1,0)} - x*>`` of the proof of Lemma C.15, the
     drift ``sum_m sum_k ||xhat^{(r,0)} - x_m^{(r,k)}||`` and ``||xhat^{(r+1,0)} - x*||``; and the scalars
-    ``D~_{h_{r,0}}(x*, ybar^{(r,0)})``, ``eta``."""
-    inst = instance(kind, M, s)
+    ``D~_{h_{r,0}}(x*, ybar^{(r,0)})``, ``eta``. Seeded from the run's parameters except ``S`` (``run_rng``)."""
+    inst = instance(fam.profile, kind, M, s)
     eta = 1 / (4 * K * inst.L)
     eta_c = eta_c_L / inst.L
     params = fco.CompositeParams("FedDualAvg", eta_c, K, M, eta_s=eta / eta_c)
@@ -90,16 +89,16 @@ def _one_round(kind: str, M: int, K: int, s: float, eta_c_L: float, r: int, S: i
     }
 
 
-def _lemma_c15_closed_form(quick: bool) -> tuple[Entries, dict]:
+def _lemma_c15_closed_form(ctx: Context) -> tuple[Points, dict]:
     """Lemma C.15 at sigma = 0 with ``psi = 0`` (exact): on the heterogeneous quadratics of :func:`_uniform_in_R`,
     ``ybar^{(r,0)} = x^{(r,0)} = x_inf + T^r (x0 - x_inf)`` and ``D~_{h}(x*, y) = ||x* - y||^2/2``; the left side
     ``D~(x*, y^{r+1}) - D~(x*, y^r)`` tends to 0 while the right side ``-eta K (F(x^{(r+1,0)}) - F*)`` tends to
     ``-eta K (F(x_inf) - F*) < 0``. Reported: the first ``r = 2^j`` at which the inequality fails, every ``eta_c``."""
-    entries, details = Entries(), {}
+    entries, details = Points(), {}
     for M, K in ((2, 2), (8, 5)):
-        problem = quadratic_data(M)
+        problem = quadratic_data(ctx, M)
         eta = 1 / (4 * K * problem.L)
-        for eta_c_L in c13_grid(quick)["eta_c L"]:
+        for eta_c_L in c13_grid(ctx.quick)["eta_c L"]:
             eta_c = eta_c_L / problem.L
             w, U = np.linalg.eigh(fco.fedmid_osp_surrogate(problem, eta_c, K).A_mean)
             x_inf = fco.fedavg_fixed_point(problem, eta_c, K)
@@ -119,15 +118,15 @@ def _lemma_c15_closed_form(quick: bool) -> tuple[Entries, dict]:
     return entries, details
 
 
-def _c15_excess(kind: str, M: int, K: int, eta_c_L: float, R_run: int, R: int) -> np.ndarray:
+def _c15_excess(ctx: Context, kind: str, M: int, K: int, eta_c_L: float, R_run: int, R: int) -> np.ndarray:
     """Lemma C.15 at sigma = 0, ``x = x*``, ``eta = 1/(4KL)``, along the deterministic FedDualAvg run of ``R_run``
     rounds: ``D~_{h_{r+1,0}}(x*, y^{(r+1,0)}) - D~_{h_{r,0}}(x*, y^{(r,0)}) + eta K (Phi(x^{(r+1,0)}) - Phi*)`` for
     ``r < R`` (the printed inequality says ``<= 0``). ``D~`` in closed form:
-    ``x^{(r,0)} = grad (h + t_r psi)^*(y^{(r,0)})`` (line 14), ``t_r = eta~^{(r,0)}``."""
-    inst = instance(kind, M, 0.0)
+    ``x^{(r,0)} = grad (h + t_r psi)^*(y^{(r,0)})`` (line 14 of Algorithm 6), ``t_r = eta~^{(r,0)}``."""
+    inst = instance(ctx, kind, M, 0.0)
     eta = 1 / (4 * K * inst.L)
     eta_c = eta_c_L / inst.L
-    xs, ys, *_ = server_stats(kind, M, K, 0.0, "FedDualAvg", eta_c, eta / eta_c, R_run, 1)
+    xs, ys, *_ = server_stats(ctx, kind, M, K, 0.0, "FedDualAvg", eta_c, eta / eta_c, R_run, 1)
     params = fco.CompositeParams("FedDualAvg", eta_c, K, M, eta_s=eta / eta_c)
     t = np.array([fco.eta_tilde(params, r, 0) for r in range(R + 1)])
     x, y = xs[: R + 1, 0], ys[: R + 1, 0]
@@ -136,7 +135,7 @@ def _c15_excess(kind: str, M: int, K: int, eta_c_L: float, R_run: int, R: int) -
     return np.diff(Dt) + eta * K * (inst.phi(x[1:]) - inst.phi_star)
 
 
-def _lemma_c15_paths(quick: bool, rounds: int | None = None) -> tuple[Entries, dict]:
+def _lemma_c15_paths(ctx: Context, rounds: int | None = None) -> tuple[Points, dict]:
     """Lemma C.15 at sigma = 0 along the deterministic runs of Theorem C.13: per ``eta_c`` of the sequence the worst
     round ``r < rounds`` and the first failing round (excess above ``C15_ATOL``).
 
@@ -144,15 +143,15 @@ def _lemma_c15_paths(quick: bool, rounds: int | None = None) -> tuple[Entries, d
     smallest ``eta_c``. With ``rounds`` (``eta_c^max`` may depend on ``r``) the sequence continues below
     ``1e-4/L`` by factors of 10 (to ``1e-7/L``, own runs of ``rounds`` rounds) until every ``r < rounds`` holds; the
     entry is the first ``eta_c`` that passes (the smallest tried if none does)."""
-    g = c13_grid(quick)
+    g = c13_grid(ctx.quick)
     R_run = max(g["rounds"])
     R = rounds or R_run
     extra = (1e-5, 1e-6, 1e-7) if rounds else ()
-    entries, details = Entries(), {}
+    entries, details = Points(), {}
     for kind, (M, K) in product(C13_KINDS, g["MK"]):
         row = {}
         for eta_c_L in (*g["eta_c L"], *extra):
-            excess = _c15_excess(kind, M, K, eta_c_L, R_run if eta_c_L in g["eta_c L"] else R, R)
+            excess = _c15_excess(ctx, kind, M, K, eta_c_L, R_run if eta_c_L in g["eta_c L"] else R, R)
             worst = int(np.argmax(excess))
             bad = np.flatnonzero(excess > C15_ATOL)
             row[eta_c_L] = {"worst r": worst, "first failing r": int(bad[0]) if bad.size else None}
@@ -163,15 +162,15 @@ def _lemma_c15_paths(quick: bool, rounds: int | None = None) -> tuple[Entries, d
     return entries, details
 
 
-def _c15_mc_entries(quick: bool, entries: Entries) -> None:
+def _c15_mc_entries(ctx: Context, entries: Points) -> None:
     """Lemma C.15 at sigma = 0.5 from the states ``F^{(r,0)}``, ``r in C15_STATES``, at the smallest ``eta_c``:
     ``E[D~_{h_{r+1,0}}(x*, ybar^{(r+1,0)}) + eta K (Phi(xhat^{(r+1,0)}) - Phi*) | F^{(r,0)}] - D~_{h_{r,0}}(x*,
     ybar^{(r,0)})`` against ``3 eta^2 K sigma^2/M``."""
-    g = c13_grid(quick)
-    S = _c15_replicas(quick)
+    g = c13_grid(ctx.quick)
+    S = _c15_replicas(ctx.quick)
     for kind, (M, K), r in product(C13_KINDS, g["MK"], C15_STATES):
-        inst = instance(kind, M, NOISE)
-        o = _one_round(kind, M, K, NOISE, g["eta_c L"][-1], r, S)
+        inst = instance(ctx, kind, M, NOISE)
+        o = _one_round(ctx, kind, M, K, NOISE, g["eta_c L"][-1], r, S)
         eta = o["eta"]
         samples = o["D next"] + eta * K * o["gap next"] - o["D now"]
         bound = 3 * eta**2 * K * inst.sigma**2 / M
@@ -189,8 +188,8 @@ _C15_GRID = (
 
 @claim(
     f"{PAPER}/lem-c.15",
-    source="Lemma C.15, lines 4657-4659 ('there exists eta_c^max > 0 (which may depend on eta and x(0,0))'); used "
-    "for every r in the telescoping at line 4663",
+    source="Lemma C.15 ('there exists eta_c^max > 0 (which may depend on eta and x(0,0))'); used for every r in the "
+    "telescoping of the proof of Theorem C.13",
     statement="There is eta_c^max depending on eta and x(0,0) only such that for every eta_c <= eta_c^max and every r: "
     "E[D~_{h_{r+1,0}}(x, ybar^(r+1,0)) | F^(r,0)] - D~_{h_{r,0}}(x, ybar^(r,0)) <= -eta K E[Phi(xhat^(r+1,0)) - "
     f"Phi(x) | F^(r,0)] + 3 eta^2 K sigma^2/M; {_C15_GRID}. Uniformity in r: exact closed form on heterogeneous "
@@ -198,10 +197,13 @@ _C15_GRID = (
     expect="fails",
 )
 def lem_c15(ctx: Context) -> Evidence:
-    entries, paths = _lemma_c15_paths(ctx.quick)
-    _c15_mc_entries(ctx.quick, entries)
-    closed, details = _lemma_c15_closed_form(ctx.quick)
-    for i, (m, b) in enumerate(zip(closed.samples, closed.bounds)):
+    """The deterministic runs of Theorem C.13 (exact, the smallest eta_c, every round), one noisy round replicated
+    from states F^(r,0) (Monte Carlo, simultaneous 99% intervals) and the exact closed form on heterogeneous
+    quadratics with psi = 0; the rearranged inequality against 3 eta^2 K sigma^2/M."""
+    entries, paths = _lemma_c15_paths(ctx)
+    _c15_mc_entries(ctx, entries)
+    closed, details = _lemma_c15_closed_form(ctx)
+    for i, (m, b) in enumerate(zip(closed.measured, closed.bound)):
         entries.add(
             m,
             b,
@@ -220,14 +222,14 @@ def lem_c15(ctx: Context) -> Evidence:
         "why it must fail at sigma = 0": "telescoping the lemma over r < R gives eta K sum_{r=1}^R (Phi(x^(r,0)) - "
         "Phi*) <= B^2 for every R, impossible when x^(r,0) tends to a point x_inf != x* (FedDualAvg with fixed eta_c "
         "> 0, K > 1, heterogeneous clients)",
-        "instances": instances(C13_KINDS),
+        "instances": instances(ctx, C13_KINDS),
     }
-    return entries.evidence(witness, atol=C15_ATOL)
+    return mc_evidence(entries, witness, atol=C15_ATOL)
 
 
 @claim(
     f"{PAPER}/lem-c.15:per-round",
-    source="Lemma C.15, lines 4657-4659, with eta_c^max allowed to depend on r (corrected quantifier)",
+    source="Lemma C.15, with eta_c^max allowed to depend on r (corrected quantifier)",
     statement="For every r there is eta_c^max (depending on r too) such that E[D~_{h_{r+1,0}}(x, ybar^(r+1,0)) | "
     "F^(r,0)] - D~_{h_{r,0}}(x, ybar^(r,0)) <= -eta K E[Phi(xhat^(r+1,0)) - Phi(x) | F^(r,0)] + 3 eta^2 K "
     f"sigma^2/M; {_C15_GRID}; the sigma = 0 rounds are r < 300 in both profiles (eta_c^max = 1e-4/L is claimed for "
@@ -235,9 +237,11 @@ def lem_c15(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_c15_per_round(ctx: Context) -> Evidence:
-    entries, paths = _lemma_c15_paths(ctx.quick, rounds=300)
-    _c15_mc_entries(ctx.quick, entries)
-    return entries.evidence({"sigma = 0 paths": paths, "instances": instances(C13_KINDS)}, atol=C15_ATOL)
+    """The deterministic runs for r < 300, the eta_c sequence continued below 1e-4/L until every round holds
+    (exact), and the Monte Carlo entries of lem-c.15 (simultaneous 99% intervals); against 3 eta^2 K sigma^2/M."""
+    entries, paths = _lemma_c15_paths(ctx, rounds=300)
+    _c15_mc_entries(ctx, entries)
+    return mc_evidence(entries, {"sigma = 0 paths": paths, "instances": instances(ctx, C13_KINDS)}, atol=C15_ATOL)
 
 
 def _product_evidence(rows: list, witness: dict) -> Evidence:
@@ -247,25 +251,22 @@ def _product_evidence(rows: list, witness: dict) -> Evidence:
     (Bonferroni over all means of the claim); the bound's uncertainty is moved onto the measured interval
     (``[lo_X - (c hi_A - c mean_A), hi_X + (c mean_A - c lo_A)]`` with ``hi_A, lo_A`` the products of the factor
     bounds), so the verdict is decided only when the difference is decided."""
-    family = sum(1 + len(factors) for _, factors, _, _ in rows)
-    measured, lo, hi, bound, grid = [], [], [], [], {}
+    family_size = sum(1 + len(factors) for _, factors, _, _ in rows)
+    points = Points()
     for left, factors, c, params in rows:
-        x = mc_mean(left, family_size=family)
-        est = [mc_mean(a, family_size=family) for a in factors]
+        x = mc_mean(left, family_size=family_size)
+        est = [mc_mean(a, family_size=family_size) for a in factors]
         point = c * float(np.prod([float(e.mean) for e in est]))
         upper = c * float(np.prod([float(e.hi) for e in est]))
         lower = c * float(np.prod([max(float(e.lo), 0.0) for e in est]))
-        measured.append(float(x.mean))
-        lo.append(float(x.lo) - (upper - point))
-        hi.append(float(x.hi) + (point - lower))
-        bound.append(point)
-        record(grid, **params)
-    return Evidence(measured, bound, "<=", interval=(lo, hi), grid=grid, witness=witness)
+        interval = (float(x.lo) - (upper - point), float(x.hi) + (point - lower))
+        points.add(float(x.mean), point, interval=interval, **params)
+    return points.evidence("<=", witness=witness)
 
 
 @claim(
     f"{PAPER}/lem-c.15:step-product",
-    source="Proof of Lemma C.15, lines 4721-4739 (bounds on E[(II) | F^(r,0)] and E[(III) | F^(r,0)])",
+    source="Proof of Lemma C.15 (bounds on E[(II) | F^(r,0)] and E[(III) | F^(r,0)])",
     statement="E[(II) | F^(r,0)] <= E[||grad F(xhat^(r,0)) - (1/(MK)) sum grad f(xhat^(r,0); xi)||_* | F^(r,0)] "
     "E[||xhat^(r+1,0) - xhat^(r,0)|| | F^(r,0)] <= (sigma/(MK)^(1/2)) E[||xhat^(r+1,0) - xhat^(r,0)|| | F^(r,0)] and "
     "E[(III) | F^(r,0)] <= (L/(MK)) (sum_m sum_k E[||xhat^(r,0) - x_m^(r,k)|| | F^(r,0)]) E[||xhat^(r+1,0) - x*|| | "
@@ -276,11 +277,14 @@ def _product_evidence(rows: list, witness: dict) -> Evidence:
     expect="fails",
 )
 def lem_c15_step_product(ctx: Context) -> Evidence:
+    """One noisy FedDualAvg round at the smallest eta_c replicated from states F^(r,0): Monte Carlo means of (II) and
+    (III) against the printed products of conditional expectations, simultaneous 99% intervals widened by the
+    bound's own uncertainty."""
     g = c13_grid(ctx.quick)
     rows, jensen = [], {}
     for kind, (M, K), r in product(C13_KINDS, g["MK"], C15_STATES):
-        inst = instance(kind, M, NOISE)
-        o = _one_round(kind, M, K, NOISE, g["eta_c L"][-1], r, _c15_replicas(ctx.quick))
+        inst = instance(ctx, kind, M, NOISE)
+        o = _one_round(ctx, kind, M, K, NOISE, g["eta_c L"][-1], r, _c15_replicas(ctx.quick))
         base = {"kind": kind, "M": M, "K": K, "r": r}
         rows.append((o["II"], [o["||xibar||_*"], o["||Delta||"]], 1.0, {**base, "step": "(II): product of means"}))
         rows.append((o["II"], [o["||Delta||"]], inst.sigma / np.sqrt(M * K), {**base, "step": "(II): sigma/sqrt(MK)"}))
@@ -297,14 +301,14 @@ def lem_c15_step_product(ctx: Context) -> Evidence:
         "why": "E[UV] <= E[U] E[V] is not an inequality: Delta = xhat^(r+1,0) - xhat^(r,0) moves with -xibar, so "
         "E[(II)] is about eta K E||xibar||^2 where the proof writes eta K (E||xibar||)^2 (Jensen gap)",
         "Jensen gaps and correlations": jensen,
-        "instances": instances(C13_KINDS),
+        "instances": instances(ctx, C13_KINDS),
     }
     return _product_evidence(rows, witness)
 
 
 @claim(
     f"{PAPER}/lem-c.15:step-etacmax",
-    source="Proof of Lemma C.15, lines 4769-4773 ('There exists an upper bound eta_c^max ...')",
+    source="Proof of Lemma C.15 ('There exists an upper bound eta_c^max ...')",
     statement="There is eta_c^max such that for eta_c <= eta_c^max: (sum_m sum_k E[||xhat^(r,0) - x_m^(r,k)|| | "
     "F^(r,0)]) E[||xhat^(r+1,0) - x*|| | F^(r,0)] <= eta K sigma^2/L; FedDualAvg, eta = 1/(4KL), eta_c L in {1e-2, "
     "1e-3, 1e-4} (entries at the smallest), logistic-l1 and quadratic-ball, (M, K) in {(2,2), (8,5)}, states r in "
@@ -313,18 +317,21 @@ def lem_c15_step_product(ctx: Context) -> Evidence:
     expect="fails",
 )
 def lem_c15_step_etacmax(ctx: Context) -> Evidence:
+    """One deterministic FedDualAvg round from the states F^(r,0) for every eta_c of the sequence: the left side at
+    the smallest eta_c (exact) against the right side eta K sigma^2/L = 0; the noisy round (Monte Carlo) in the
+    witness."""
     g = c13_grid(ctx.quick)
     S = _c15_replicas(ctx.quick)
-    entries, scaling, positive = Entries(), {}, {}
+    entries, scaling, positive = Points(), {}, {}
     for kind, (M, K), r in product(C13_KINDS, g["MK"], C15_STATES):
         label = f"{kind}, M = {M}, K = {K}, r = {r}"
         per_eta_c = {}
         for eta_c_L in g["eta_c L"]:
-            o = _one_round(kind, M, K, 0.0, eta_c_L, r, 1)
+            o = _one_round(ctx, kind, M, K, 0.0, eta_c_L, r, 1)
             per_eta_c[eta_c_L] = float(o["drift"][0] * o["||xhat' - x*||"][0])
         scaling[label] = {c: v / c for c, v in per_eta_c.items()}
         entries.add(per_eta_c[eta_c_L], 0.0, kind=kind, M=M, K=K, r=r, sigma=0.0, eta_c_L=eta_c_L)
-        noisy, o = instance(kind, M, NOISE), _one_round(kind, M, K, NOISE, g["eta_c L"][-1], r, S)
+        noisy, o = instance(ctx, kind, M, NOISE), _one_round(ctx, kind, M, K, NOISE, g["eta_c L"][-1], r, S)
         left = float(np.mean(o["drift"]) * np.mean(o["||xhat' - x*||"]))
         positive[label] = {
             "eta_c L": g["eta_c L"][-1],
@@ -336,6 +343,6 @@ def lem_c15_step_etacmax(ctx: Context) -> Evidence:
         "clients move): left side / (eta_c L) below is constant in eta_c, so no eta_c^max exists",
         "left side / (eta_c L) at sigma = 0": scaling,
         "sigma = 0.5 (not a verdict: a failure at the smallest eta_c tried would only ask for a smaller one)": positive,
-        "instances": instances(C13_KINDS),
+        "instances": instances(ctx, C13_KINDS),
     }
-    return entries.evidence(witness, atol=C15_ATOL)
+    return mc_evidence(entries, witness, atol=C15_ATOL)

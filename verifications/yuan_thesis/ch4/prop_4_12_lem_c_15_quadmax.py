@@ -1,8 +1,7 @@
 """The 'quadratic maximum' steps of the printed proofs of Proposition 4.12 and Lemma C.15 (sympy, and random
 empirical laws).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Proposition 4.12's proof at 1982-1992, Lemma C.15's proof at
-4752-4757.
+Printed objects: the proofs of Proposition 4.12 and Lemma C.15.
 """
 
 from __future__ import annotations
@@ -13,8 +12,9 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.tolerances import ROUNDING
 
-from .convex_instances import PAPER, TOL, draws
+from .convex_instances import PAPER, draws
 from .convex_symbolic import K, L, M, constant, eta, sigma
 
 
@@ -36,13 +36,15 @@ def _quadratic_max(expr: sp.Expr, a: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
 
 @claim(
     f"{PAPER}/prop-4.12:step-quadmax",
-    source="proof of Proposition 4.12, lines 1990-1992 ('by quadratic maximum')",
+    source="proof of Proposition 4.12 ('by quadratic maximum')",
     statement="(eta_c sigma/M^(1/2)) E a - (1/4) E a^2 <= eta_c^2 sigma^2/M for every law of a >= 0 (a = "
     "||x^(r,k+1) - x^(r,k)||): sympy max_a (c a - a^2/4) = c^2 at a = 2c with c = eta_c sigma/M^(1/2), and 64 random "
     "empirical laws (16 atoms around 2c, quick; Jensen E a^2 >= (E a)^2 is used); measured: LHS/RHS.",
     expect="holds",
 )
 def prop412_step_quadmax(ctx: Context) -> Evidence:
+    """The maximum of the concave quadratic by sympy (exact ratio to eta_c^2 sigma^2/M) and random empirical laws of
+    a >= 0 around the maximiser (largest ratio of the two sides), against 1."""
     a, c = sp.symbols("a c", positive=True)
     peak, value = _quadratic_max(c * a - a**2 / 4, a)
     symbolic = constant(value.subs(c, eta * sigma / sp.sqrt(M)) / (eta**2 * sigma**2 / M))
@@ -52,7 +54,7 @@ def prop412_step_quadmax(ctx: Context) -> Evidence:
         measured=[symbolic, Fraction(float(np.max(ratio)))],
         bound=Fraction(1),
         relation="<=",
-        rtol=TOL,
+        rtol=ROUNDING,
         grid={"check": ["sympy: max_a / (eta_c^2 sigma^2/M)", "empirical laws: max LHS/RHS"]},
         witness={"maximiser": str(peak)},
     )
@@ -60,7 +62,7 @@ def prop412_step_quadmax(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-c.15:step-quadmax",
-    source="proof of Lemma C.15, lines 4752-4757",
+    source="proof of Lemma C.15 (the 'quadratic optimum' step)",
     statement="For eta <= 1/(4KL): 1/2 - (L/2) eta K >= 3/8, and -(3/8) E a^2 + (eta sigma K^(1/2)/M^(1/2)) E a <= "
     "-(1/4) E a^2 + 2 eta^2 K sigma^2/M for every law of a >= 0 ('by quadratic optimum': max_a (c a - a^2/8) = 2c^2 "
     "at a = 4c); sympy, 64 random eta in (0, 1/(4KL)] and 64 random empirical laws around 4c (quick); measured: "
@@ -68,6 +70,8 @@ def prop412_step_quadmax(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lemc15_step_quadmax(ctx: Context) -> Evidence:
+    """The coefficient 3/8 at eta = 1/(4KL) and the quadratic maximum by sympy (exact ratios), and random step sizes
+    below 1/(4KL) and random empirical laws of a >= 0 around the maximiser (largest ratios), against 1."""
     a, c = sp.symbols("a c", positive=True)
     coef = sp.Rational(1, 2) - L * eta * K / 2
     at_edge = constant(sp.Rational(3, 8) / coef.subs(eta, 1 / (4 * K * L)))
@@ -85,7 +89,7 @@ def lemc15_step_quadmax(ctx: Context) -> Evidence:
         measured=[at_edge, Fraction(coef_ratio), symbolic, Fraction(float(np.max(ratio)))],
         bound=Fraction(1),
         relation="<=",
-        rtol=TOL,
+        rtol=ROUNDING,
         grid={
             "check": [
                 "3/8 / (1/2 - L eta K/2) at eta = 1/(4KL)",

@@ -5,7 +5,7 @@ Claims 4.16-4.17, the convexity step) in :mod:`.lem_4_11_prop_4_15_claims_4_16_4
 deterministic step (4.32)-(4.36) and the noise step of Claim 4.17 in :mod:`.claims_4_17_4_19_proof_steps`; Remark 4.6
 (LASSO) in :mod:`.remark_4_6_lasso`.
 
-Instances (Assumption 4.2, line 1862). ``d = 10``, one Hessian ``A = QQ'/d + 0.2 I`` (``Q`` standard normal, seeded)
+Instances (Assumption 4.2). ``d = 10``, one Hessian ``A = QQ'/d + 0.2 I`` (``Q`` standard normal, seeded)
 shared by every client, ``F_m(x) = x'Ax/2 - c_m'x`` with ``c_m = cbar + s_het u_m`` (``cbar`` standard normal,
 ``u_m`` standard normal and centred over the ``M`` clients, seeded per ``M``), so ``F(x) = x'Ax/2 - cbar'x`` is the
 same quadratic for every ``M`` and heterogeneity scale ``s_het``. Gradients are exact (``sigma = 0``) or carry
@@ -23,7 +23,7 @@ Constants, in the norm of Assumption 4.2(c), ``||x|| = sqrt(x'Ax/||A||_2)``, who
 
 The reading of zeta. Eq. (4.12) prints ``||grad F_m - grad F||_* <= zeta^2`` (a norm bounded by a square), while
 Assumption 2.3, which Remark 4.6 says it extends, bounds the *squared* norm by ``zeta^2``, and the proof of Claim 4.18
-(line 2298) uses ``||delta_m||_*^2 <= zeta^2``. The claims whose bounds contain zeta are checked *as printed*, with the
+uses ``||delta_m||_*^2 <= zeta^2``. The claims whose bounds contain zeta are checked *as printed*, with the
 smallest ``zeta`` that (4.12) admits, ``zeta^2 = Z_het``, and, where that fails, *corrected* (``:corrected``) with
 ``zeta = Z_het``. As printed, the left sides scale like ``s_het^2`` and the heterogeneity terms of the bounds like
 ``s_het``, so the grids hold ``s_het`` in {1, 10} (full: also 0.1).
@@ -34,22 +34,22 @@ the runs visit; everything else is a Monte Carlo mean over replicas (all replica
 operation) with simultaneous 99% intervals (:func:`fedtheory.fit.mc_mean`, Bonferroni over the claim's estimates),
 and exact (one deterministic run) at ``sigma = 0``.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 2.3 at line 175, output (4.9) at 1846, Assumption 4.2
-at 1862-1872, Remark 4.6 at 1874, Theorem 4.7 at 1878-1890, Lemma 4.11 at 1924-1926, Proposition 4.15 at 2102-2107,
-Claims 4.16-4.19 at 2115-2133, the proofs of Proposition 4.15 at 2137-2147, of Lemma 4.11 at 2151-2172, of Claim 4.16
-at 2176-2212, of Claim 4.17 at 2218-2290 ((4.32)-(4.36)), of Claims 4.18-4.19 at 2294-2304, (4.37) at 2312.
+Printed objects: Assumption 2.3, the output (4.9), Assumption 4.2, Remark 4.6, Theorem 4.7, Lemma 4.11, Proposition
+4.15, Claims 4.16-4.19, the proofs of Proposition 4.15, of Lemma 4.11, of Claim 4.16, of Claim 4.17 ((4.32)-(4.36)) and
+of Claims 4.18-4.19, and (4.37) in the proof of Theorem 4.7.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.fit import mc_mean
 from fedtheory.harness.claims import Context, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum
@@ -71,24 +71,20 @@ READING_TEXT = {
 }
 
 
-def record(grid: dict, **values) -> None:
-    for key, v in values.items():
-        grid.setdefault(key, []).append(v)
-
-
 # --------------------------------------------------------------------------------------------------
 # Instances
 # --------------------------------------------------------------------------------------------------
-@cache
-def base() -> tuple[np.ndarray, np.ndarray]:
+@family(f"{PAPER}/quadratic-heterogeneity:base")
+def base(fam: Family) -> tuple[np.ndarray, np.ndarray]:
     """``A = QQ'/d + 0.2 I`` and ``cbar`` (both seeded)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/quadratic-heterogeneity:base"))
+    rng = fam.rng()
     Q = rng.standard_normal((D, D))
     return Q @ Q.T / D + 0.2 * np.eye(D), rng.standard_normal(D)
 
 
-def regularizer(kind: str):
-    A, cbar = base()
+def regularizer(ctx: Context | str, kind: str):
+    """``psi`` of kind ``kind`` (module docstring); ``ctx``: a Context or a profile, for the instance's ``A``."""
+    A, cbar = base(ctx)
     if kind == "l1":
         return L1(0.3)
     if kind == "l2-ball":
@@ -98,11 +94,11 @@ def regularizer(kind: str):
     return Masked(NuclearNorm(0.8), mask, (3, 3))
 
 
-@cache
-def _optimum(kind: str):
+@family(f"{PAPER}/quadratic-heterogeneity-optimum")
+def _optimum(fam: Family, kind: str):
     """Certified ``argmin F + psi`` (Clarabel + KKT polish) of the common ``F``."""
-    A, cbar = base()
-    return composite_optimum(FederatedQuadratic(A, cbar), regularizer(kind))
+    A, cbar = base(fam.profile)
+    return composite_optimum(FederatedQuadratic(A, cbar), regularizer(fam.profile, kind))
 
 
 @dataclass(frozen=True)
@@ -177,34 +173,36 @@ def quadratic_instance(A, b, c, psi, ref, x0, witness) -> Instance:
     )
 
 
-@cache
-def instance(kind: str, M: int, scale: float) -> Instance:
-    A, cbar = base()
+@family(f"{PAPER}/quadratic-heterogeneity-instance")
+def instance(fam: Family, kind: str, M: int, scale: float) -> Instance:
+    """The instance with ``psi`` of kind ``kind``, ``M`` clients and heterogeneity scale ``s_het = scale``; the client
+    directions ``u_m`` are seeded per ``M``."""
+    A, cbar = base(fam.profile)
     rng = np.random.default_rng(seed_for(f"{PAPER}/quadratic-heterogeneity:clients:{M}"))
     u = rng.standard_normal((M, D))
     u -= u.mean(axis=0)
-    ref = _optimum(kind)
+    ref = _optimum(fam.profile, kind)
     witness = {
         "x* certificate": {k: ref.certificate[k] for k in ("kkt_residual", "duality_gap") if k in ref.certificate},
         "solver": ref.solver,
     }
-    return quadratic_instance(A, cbar + scale * u, 0.0, regularizer(kind), ref, np.zeros(D), witness)
+    return quadratic_instance(A, cbar + scale * u, 0.0, regularizer(fam.profile, kind), ref, np.zeros(D), witness)
 
 
-def instances_witness() -> dict:
-    A = base()[0]
+def instances_witness(ctx: Context) -> dict:
+    A = base(ctx)[0]
     out = {
         "A": "QQ'/10 + 0.2 I (seeded), eigenvalues in "
         f"[{np.linalg.eigvalsh(A)[0]:.4g}, {np.linalg.eigvalsh(A)[-1]:.4g}]",
         "L = ||A||_2": float(np.linalg.eigvalsh(A)[-1]),
-        "sigma^2 (s = 0.5)": instance("l1", 2, 1.0).sigma2(NOISE),
+        "sigma^2 (s = 0.5)": instance(ctx, "l1", 2, 1.0).sigma2(NOISE),
         "x^(0,0)": "0",
     }
     for kind in PSIS:
-        inst = instance(kind, 2, 1.0)
+        inst = instance(ctx, kind, 2, 1.0)
         out[f"psi = {kind}"] = {"B^2": inst.B2, "Phi* certificate": inst.witness}
     for M in (2, 8):
-        out[f"Z_het at s_het = 1, M = {M}"] = instance("l1", M, 1.0).Z_het
+        out[f"Z_het at s_het = 1, M = {M}"] = instance(ctx, "l1", M, 1.0).Z_het
     return out
 
 
@@ -335,11 +333,11 @@ class _Config:
     scale: float
     eta_L: float
 
-    def instance(self) -> Instance:
-        return instance(self.kind, self.M, self.scale)
+    def instance(self, ctx: Context | str) -> Instance:
+        return instance(ctx, self.kind, self.M, self.scale)
 
-    def eta_c(self) -> float:
-        return self.eta_L / self.instance().L
+    def eta_c(self, ctx: Context | str) -> float:
+        return self.eta_L / self.instance(ctx).L
 
     def labels(self) -> dict:
         return {
@@ -377,32 +375,42 @@ def _plan(quick: bool) -> tuple[list[_Config], int, tuple[int, ...], int]:
     return configs, R, records, replicas(quick)
 
 
-@cache
-def campaign(quick: bool) -> dict:
-    configs, R, records, S = _plan(quick)
+@family(f"{PAPER}/quadratic-heterogeneity-campaign")
+def campaign(fam: Family) -> dict:
+    """The fixed-eta_c campaign: one traced run per configuration, each seeded from its configuration."""
+    configs, R, records, S = _plan(fam.quick)
     return {
         c: run_feddualavg(
-            c.instance(), c.K, R, c.eta_c(), c.noisy, S, set(records), f"{PAPER}/quadratic-heterogeneity:{c}"
+            c.instance(fam.profile),
+            c.K,
+            R,
+            c.eta_c(fam.profile),
+            c.noisy,
+            S,
+            set(records),
+            f"{PAPER}/quadratic-heterogeneity:{c}",
         )
         for c in configs
     }
 
 
-def estimates(samples: list, family: int) -> tuple[list, list, list]:
-    """Means and simultaneous 99% intervals; a single sample (a deterministic run) is exact: ``lo = hi = value``."""
+def estimated(samples: Points, family_size: int) -> Points:
+    """The points of ``samples``, whose measured values are sample arrays, as means with simultaneous 99% intervals
+    (Bonferroni over ``family_size`` estimates), with their bounds and parameters; a single sample (a deterministic
+    run) is exact: ``lo = hi = value``."""
     mean, lo, hi = [], [], []
-    for s in samples:
+    for s in samples.measured:
         s = np.asarray(s, dtype=float)
         if s.shape[0] == 1:
             mean.append(float(s[0]))
             lo.append(float(s[0]))
             hi.append(float(s[0]))
         else:
-            est = mc_mean(s, family_size=family)
+            est = mc_mean(s, family_size=family_size)
             mean.append(float(est.mean))
             lo.append(float(est.lo))
             hi.append(float(est.hi))
-    return mean, lo, hi
+    return Points(mean, list(samples.bound), lo, hi, {k: list(v) for k, v in samples.grid.items()})
 
 
 def rhs_437(inst: Instance, noisy: bool, M: int, K: int, R: int, eta_c: float, reading: str) -> float:
@@ -427,7 +435,7 @@ def common_witness(ctx: Context, reading: str | None) -> dict:
     out = {
         "runs": f"FedDualAvg, eta_s = 1, x^(0,0) = 0, R = {R} rounds (outputs at R' in {list(records)}), {S} replicas "
         "when sigma > 0, one exact run when sigma = 0",
-        "instances": instances_witness(),
+        "instances": instances_witness(ctx),
     }
     if reading is not None:
         out["zeta"] = READING_TEXT[reading]

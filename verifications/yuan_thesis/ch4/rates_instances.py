@@ -7,7 +7,7 @@ Instances (``d = 4``, ``x^{(0,0)} = 0``, heterogeneous clients, Assumption 4.1 w
   ``F_m`` its logistic loss, ``psi = 0.03 ||x||_1``, Euclidean ``h``. ``L = max_m lambda_max(A_m'A_m)/(4n)``
   (attained at 0); the gradients of ``F_m`` fill the zonotope ``{-(1/n) sum_i t_i y_i a_i : t in (0,1)^n}``
   (independent rows), so ``G`` of Assumption C.1 is the exact supremum over its vertices and the noise support.
-* ``quadratic-ball``: ``F_m(x) = x'H_m x/2 - b_m'x``, ``H_m = Q_m Q_m'/d + 0.2 I`` (Q-het of the spec),
+* ``quadratic-ball``: ``F_m(x) = x'H_m x/2 - b_m'x``, ``H_m = Q_m Q_m'/d + 0.2 I`` (the recipe of Q-het),
   ``psi`` the indicator of the l2 ball of radius ``0.5 ||argmin F||`` (active); ``L = max_m lambda_max(H_m)``;
   ``G = max_{m, xi} max_{||x|| <= rho} ||H_m x - b_m + xi||``, a trust-region problem solved exactly.
 * ``logistic-l1-pnorm`` (Remark 4.5's "arbitrary norm"): the data of ``logistic-l1`` in the l1 / linf geometry,
@@ -25,13 +25,12 @@ The claims are in ``thm_c_13_4_3_small_client_lr`` (Theorems C.13 and 4.3), ``le
 (Lemmas C.14 and C.15 of Theorem C.13's proof), ``thm_c_11_4_4_bounded_gradients`` (Theorems C.11 and 4.4, Remark
 4.5's generality) and ``lem_c_12_stability`` (Lemma C.12).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 4.1 at lines 1783-1818, Assumption C.1 at 4539.
+Printed objects: Assumptions 4.1 and C.1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import product
 
 import numpy as np
@@ -39,7 +38,10 @@ from scipy.optimize import brentq
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.fit import mc_mean
-from fedtheory.harness.claims import Evidence, seed_for
+from fedtheory.harness.claims import Context, Evidence, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import ExactGradient, Rademacher
 from fedtheory.problems import FederatedQuadratic, LogisticRegression
 from fedtheory.reference import composite_optimum
@@ -106,10 +108,10 @@ def _signs(d: int) -> np.ndarray:
     return np.array(list(product((-1.0, 1.0), repeat=d)))
 
 
-@cache
-def _logistic_data(M: int) -> LogisticRegression:
+@family(f"{PAPER}/ch4-rates-instance:logistic")
+def _logistic_data(fam: Family, M: int) -> LogisticRegression:
     """``M`` clients with ``N_ROWS`` Gaussian rows each (linearly independent) and random labels."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/ch4-rates-instance:logistic:{M}"))
+    rng = fam.rng()
     A = rng.standard_normal((M, N_ROWS, D))
     y = rng.choice([-1.0, 1.0], size=(M, N_ROWS))
     if np.any(np.linalg.matrix_rank(A) < N_ROWS):
@@ -152,28 +154,28 @@ def _ball_sup(H: np.ndarray, c: np.ndarray, radius: float) -> float:
     return float(np.linalg.norm(lam * z - g))
 
 
-@cache
-def quadratic_data(M: int) -> FederatedQuadratic:
-    """Q-het of the spec (section 6) in ``d = 4``: ``H_m = Q_m Q_m'/d + 0.2 I``, ``c_m ~ N(0, I)``."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/ch4-rates-instance:quadratic:{M}"))
+@family(f"{PAPER}/ch4-rates-instance:quadratic")
+def quadratic_data(fam: Family, M: int) -> FederatedQuadratic:
+    """The recipe of Q-het in ``d = 4``: ``H_m = Q_m Q_m'/d + 0.2 I``, ``c_m ~ N(0, I)``."""
+    rng = fam.rng()
     Q = rng.standard_normal((M, D, D))
     return FederatedQuadratic(Q @ Q.transpose(0, 2, 1) / D + 0.2 * np.eye(D), rng.standard_normal((M, D)))
 
 
-@cache
-def instance(kind: str, M: int, s: float) -> Instance:
+@family(f"{PAPER}/ch4-rates-certified-instance")
+def instance(fam: Family, kind: str, M: int, s: float) -> Instance:
     """The instance ``kind`` with ``M`` clients and noise level ``s`` (0: exact gradients); ``x0 = 0``."""
     x0 = np.zeros(D)
     noises = s / np.sqrt(D) * _signs(D)  # the support of the Rademacher noise
     if kind == "quadratic-ball":
-        problem = quadratic_data(M)
+        problem = quadratic_data(fam.profile, M)
         psi = L2Ball(BALL * float(np.linalg.norm(problem.x_star)))
         mirror, norm = fco.Euclidean(psi), "l2"
         L = problem.L
         G = max(_ball_sup(H, b - xi, psi.radius) for H, b in zip(problem.A, problem.b) for xi in noises)
         sigma, psi_text = s, f"chi of the l2 ball of radius {psi.radius:.6g} = {BALL} ||argmin F||_2"
     else:
-        problem = _logistic_data(M)
+        problem = _logistic_data(fam.profile, M)
         psi = L1(LAM)
         v = _logistic_vertices(problem)
         if kind == "logistic-l1":
@@ -213,9 +215,11 @@ def instance(kind: str, M: int, s: float) -> Instance:
     return Instance(kind, problem, mirror, norm, s, L, sigma, G, ref.x, ref.value, x0, B2, witness)
 
 
-def instances(kinds) -> dict:
+def instances(ctx: Context, kinds) -> dict:
     """Witnesses (constants, certificates) of the instances ``kinds`` with M in {2, 8} and both noise levels."""
-    return {f"{k}, M = {M}, s = {s}": instance(k, M, s).witness for k in kinds for M in (2, 8) for s in (0.0, NOISE)}
+    return {
+        f"{k}, M = {M}, s = {s}": instance(ctx, k, M, s).witness for k in kinds for M in (2, 8) for s in (0.0, NOISE)
+    }
 
 
 # --- runs --------------------------------------------------------------------------------------------------------
@@ -224,23 +228,19 @@ def run_rng(key: str) -> np.random.Generator:
     return np.random.default_rng(seed_for(f"{PAPER}/ch4-rates-run:{key}"))
 
 
-def record(grid: dict, **values) -> None:
-    for key, v in values.items():
-        grid.setdefault(key, []).append(v)
-
-
-@cache
-def server_stats(kind: str, M: int, K: int, s: float, algorithm: str, eta_c: float, eta_s: float, R: int, S: int):
+@family(f"{PAPER}/ch4-rates-run:server")
+def server_stats(
+    fam: Family, kind: str, M: int, K: int, s: float, algorithm: str, eta_c: float, eta_s: float, R: int, S: int
+):
     """Server states of ``S`` replicas and, for every ``r = 1..R``, the gaps of ``xhat_r = (1/r) sum_{rho=1}^r
     x^{(rho,0)}`` (Theorem C.13's output), of the running mean of ``Phi(x^{(rho,0)})`` (the left side of the
     telescoped sum) and of the last iterate.
 
     Returns ``(x, y, average, telescope, last)``: ``x``, ``y`` of shape (R + 1, S, d) (``r = 0..R``; ``y`` is ``None``
     for FedMiD), the gaps of shape (R, S)."""
-    inst = instance(kind, M, s)
+    inst = instance(fam.profile, kind, M, s)
     params = fco.CompositeParams(algorithm, eta_c, K, M, eta_s=eta_s)
-    key = f"server:{kind}:{M}:{K}:{s}:{algorithm}:{eta_c!r}:{eta_s!r}:{R}:{S}"
-    traj = fco.run(inst.oracle, inst.mirror, inst.x0, params, R, run_rng(key), S=S)
+    traj = fco.run(inst.oracle, inst.mirror, inst.x0, params, R, fam.rng(), S=S)
     xs = traj.x[1:]
     n = np.arange(1, R + 1)[:, None]
     last = inst.phi(xs) - inst.phi_star
@@ -248,30 +248,24 @@ def server_stats(kind: str, M: int, K: int, s: float, algorithm: str, eta_c: flo
     return traj.x, traj.y, average, np.cumsum(last, axis=0) / n, last
 
 
-class Entries:
-    """Grid entries, each a sample array (one value: exact; several: Monte Carlo replicas) against a bound."""
-
-    def __init__(self):
-        self.samples, self.bounds, self.grid = [], [], {}
-
-    def add(self, samples, bound: float, **params) -> None:
-        self.samples.append(np.atleast_1d(np.asarray(samples, dtype=float)))
-        self.bounds.append(float(bound))
-        record(self.grid, **params)
-
-    def evidence(self, witness: dict, *, relation: str = "<=", rtol: float = 1e-9, atol: float = 0.0) -> Evidence:
-        """Exact entries as they are; Monte Carlo entries as means with simultaneous 99% intervals (Bonferroni over
-        every Monte Carlo entry of the claim)."""
-        family = max(1, sum(s.size > 1 for s in self.samples))
-        rows = []  # (mean, lo, hi)
-        for s in self.samples:
-            if s.size == 1:
-                rows.append((float(s[0]),) * 3)
-            else:
-                est = mc_mean(s, family_size=family)
-                rows.append((float(est.mean), float(est.lo), float(est.hi)))
-        measured, lo, hi = (list(v) for v in zip(*rows))
-        return Evidence(measured, self.bounds, relation, rtol, atol, (lo, hi), self.grid, witness)
+def mc_evidence(
+    samples: Points, witness: dict, *, relation: str = "<=", rtol: float = ROUNDING, atol: float = 0.0
+) -> Evidence:
+    """Evidence of ``samples``, whose points hold sample arrays as measured values (one value: exact; several: Monte
+    Carlo replicas): exact entries as they are, Monte Carlo entries as means with simultaneous 99% intervals
+    (Bonferroni over every Monte Carlo entry of the claim)."""
+    arrays = [np.atleast_1d(np.asarray(s, dtype=float)) for s in samples.measured]
+    family_size = max(1, sum(s.size > 1 for s in arrays))
+    rows = []  # (mean, lo, hi)
+    for s in arrays:
+        if s.size == 1:
+            rows.append((float(s[0]),) * 3)
+        else:
+            est = mc_mean(s, family_size=family_size)
+            rows.append((float(est.mean), float(est.lo), float(est.hi)))
+    measured, lo, hi = (list(v) for v in zip(*rows))
+    points = Points(measured, [float(b) for b in samples.bound], lo, hi, samples.grid)
+    return points.evidence(relation, rtol=rtol, atol=atol, witness=witness)
 
 
 # --- Theorem C.13 / 4.3: small client learning rate (also Lemma C.15) ------------------------------------------------

@@ -4,8 +4,7 @@ constraint is parallel projected SGD with periodic averaging).
 
 Instances: Q-het of ``convex_instances`` (d = 10, M = 4) for the runs; random client points for the operators.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Algorithm 5 and its sanity check at lines 1732-1757, (4.14) at
-1904, Remark 4.10 at 1918.
+Printed objects: Algorithm 5 and the sanity check after it, (4.14), Remark 4.10.
 """
 
 from __future__ import annotations
@@ -17,11 +16,13 @@ import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.regularizers import L1, Box, L1Ball, L2Ball, NuclearNorm, Simplex, soft_threshold
 
-from .convex_instances import FLOOR, NUCLEAR, PAPER, TOL, D, draws, q_instances, rel
+from .convex_instances import FLOOR, NUCLEAR, PAPER, D, draws, q_instances, rel
 
 
 def _soft_threshold_exact(v: tuple[Fraction, ...], t: Fraction) -> tuple[Fraction, ...]:
@@ -38,9 +39,9 @@ def noncommutation(prox: Callable, v: np.ndarray) -> np.ndarray:
 
 @claim(
     f"{PAPER}/remark-4.10",
-    source="Remark 4.10, line 1918",
+    source="Remark 4.10",
     statement="The proximal operator and client averaging do not commute: avg_m prox(v_m) != prox(avg_m v_m) for "
-    "(i) the spec's toy v_1 = (1, 0.15), v_2 = (1, -0.05), t = 0.1 (soft threshold, exact rationals), and random "
+    "(i) the toy v_1 = (1, 0.15), v_2 = (1, -0.05), t = 0.1 (soft threshold, exact rationals), and random "
     "client points (M in {2, 3, 5}) for (ii) soft thresholding with entries straddling the threshold, (iii) singular "
     "value thresholding of 3 x 4 matrices, (iv) projection on the l2 ball, (v) on the l1 ball; measured: max over "
     "draws of the relative difference, asserted > 1e-12 (rounding is ~1e-16; linear proxes, psi = 0 and "
@@ -48,6 +49,9 @@ def noncommutation(prox: Callable, v: np.ndarray) -> np.ndarray:
     expect="holds",
 )
 def remark_410(ctx: Context) -> Evidence:
+    """A two-client toy in exact rationals and random client points for four nonlinear proxes: the relative
+    difference between the average of the proxes and the prox of the average, which must exceed the rounding floor
+    1e-12 (linear proxes, which commute, give the floor in the witness)."""
     v1, v2, t = (Fraction(1), Fraction(3, 20)), (Fraction(1), Fraction(-1, 20)), Fraction(1, 10)
     s1, s2 = _soft_threshold_exact(v1, t), _soft_threshold_exact(v2, t)
     avg_of_prox = tuple((a + b) / 2 for a, b in zip(s1, s2))
@@ -62,21 +66,19 @@ def remark_410(ctx: Context) -> Evidence:
         "projection on the l1 ball (radius 1)": L1Ball(1.0).project,
     }
     scale = {"soft threshold, t = 0.1": 0.1, "SVT 3x4, t = 1": 1.0}
-    measured, names = [float(toy)], ["toy of spec 4.5 (exact): ||avg S_t(v_m) - S_t(avg v_m)||_inf"]
+    points = Points()
+    points.add(float(toy), operator="toy of spec 4.5 (exact): ||avg S_t(v_m) - S_t(avg v_m)||_inf")
     for name, prox in maps.items():
         worst = 0.0
         for M in (2, 3, 5):
             d = 12 if "SVT" in name else D
             v = 3 * scale.get(name, 1.0) * rng.uniform(-1, 1, size=(n, M, d))
             worst = max(worst, float(np.max(noncommutation(prox, v))))
-        measured.append(worst)
-        names.append(name)
+        points.add(worst, operator=name)
     linear = rng.normal(size=(n, 3, D))
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        ">",
         bound=FLOOR,
-        relation=">",
-        grid={"operator": names},
         witness={
             "toy (exact)": {
                 "avg_m S_t(v_m)": [str(a) for a in avg_of_prox],
@@ -106,7 +108,7 @@ def _runs(problem: FederatedQuadratic) -> dict[str, fco.Euclidean]:
 
 @claim(
     f"{PAPER}/remark-4.10:fedmid",
-    source="Remark 4.10, line 1918 (relation (4.14), line 1904)",
+    source="Remark 4.10 (relation (4.14))",
     statement="FedMiD does not satisfy the primal analogue of (4.14): along deterministic FedMiD on Q-het (eta_s = 1, "
     "eta_c = 0.1/L, K = 5, M = 4, R = 10, x^(0,0) = 0, exact gradients), e_k = ||xbar^(r,k+1) - prox_{eta_c psi}"
     "(xbar^(r,k) - eta_c avg_m g_m^(r,k))|| / ||xbar^(r,k+1)|| is > 1e-12 at some (r, k), for psi = 0.3||.||_1 and "
@@ -114,10 +116,12 @@ def _runs(problem: FederatedQuadratic) -> dict[str, fco.Euclidean]:
     expect="holds",
 )
 def remark_410_fedmid(ctx: Context) -> Evidence:
-    problem = q_instances()["Q-het"]
+    """Deterministic FedMiD on Q-het with l1 and an active l2-ball constraint: the largest relative residual of the
+    primal analogue of (4.14) over the run, which must exceed the rounding floor 1e-12 (psi = 0 gives the floor)."""
+    problem = q_instances(ctx)["Q-het"]
     oracle = ExactGradient(problem)
     params = fco.CompositeParams("FedMiD", eta_c=0.1 / problem.L, K=5, M=4)
-    measured, names, witness = [], [], {}
+    points, witness = Points(), {}
     for name, mirror in {**_runs(problem), "psi = 0 (control)": fco.Euclidean(None)}.items():
         state, rng = fco.init(np.zeros(problem.dim), mirror, params), ctx.rng(0)
         errors = []
@@ -131,25 +135,26 @@ def remark_410_fedmid(ctx: Context) -> Evidence:
         if name.endswith("(control)"):
             witness["psi = 0: max e_k (linear prox, rounding)"] = float(errors.max())
             continue
-        measured.append(float(errors.max()))
-        names.append(name)
+        points.add(float(errors.max()), psi=name)
         witness[f"{name}: steps with e_k > 1e-12"] = f"{int(np.sum(errors > FLOOR))} of {errors.size}"
-    return Evidence(measured=measured, bound=FLOOR, relation=">", grid={"psi": names}, witness=witness)
+    return points.evidence(">", bound=FLOOR, witness=witness)
 
 
 @claim(
     f"{PAPER}/remark-4.10:feddualavg",
-    source="(4.14), line 1904; Remark 4.10, line 1918",
+    source="(4.14); Remark 4.10",
     statement="FedDualAvg (eta_s = 1) satisfies (4.14) exactly: ybar^(r,k+1) = ybar^(r,k) - eta_c avg_m g_m^(r,k) "
     "for every r, k, and ybar^(r,K) = y^(r+1,0); Q-het, additive N(0, 0.25 I) gradient noise, eta_c = 0.1/L, K = 5, "
     "M = 4, R = 10, 8 replicas, psi = 0.3||.||_1 and the l2-ball indicator; measured: max relative residual.",
     expect="holds",
 )
 def remark_410_feddualavg(ctx: Context) -> Evidence:
-    problem = q_instances()["Q-het"]
+    """Noisy FedDualAvg on Q-het with l1 and an active l2-ball constraint, every client state traced: the relative
+    residuals of (4.14) at every local step and of the round boundary, against 0 up to rounding."""
+    problem = q_instances(ctx)["Q-het"]
     oracle = AdditiveGaussian(problem, cov=0.25 * np.eye(problem.dim))
     params = fco.CompositeParams("FedDualAvg", eta_c=0.1 / problem.L, K=5, M=4)
-    measured, grid = [], {"psi": [], "identity": []}
+    points = Points()
     for i, (name, mirror) in enumerate(_runs(problem).items()):
         rng = ctx.rng(i)
         state = fco.init(np.zeros(problem.dim), mirror, params, S=8)
@@ -160,15 +165,15 @@ def remark_410_feddualavg(ctx: Context) -> Evidence:
             step_err = max(step_err, rel(ybar[1:], ybar[:-1] - params.eta_c * trace.g.mean(axis=2)))
             boundary_err = max(boundary_err, rel(ybar[-1], new.y))
             state = new
-        measured += [step_err, boundary_err]
-        grid["psi"] += [name, name]
-        grid["identity"] += ["(4.14) at every local step", "ybar^(r,K) = y^(r+1,0)"]
-    return Evidence(measured=measured, bound=0.0, relation="==", atol=TOL, grid=grid)
+        points.add(step_err, psi=name, identity="(4.14) at every local step")
+        points.add(boundary_err, psi=name, identity="ybar^(r,K) = y^(r+1,0)")
+    return points.evidence("==", bound=0.0, atol=ROUNDING)  # on relative residuals: a relative rounding tolerance
 
 
 def _projected_sgd(oracle, C, x0: np.ndarray, eta_c: float, K: int, weights: list[np.ndarray], rng):
-    """Parallel projected SGD with periodic averaging (lines 1756-1757): clients ``x <- Proj_C(x - eta_c g)`` for K
-    steps, the server the ``weights``-average of the client states; returns server and client paths."""
+    """Parallel projected SGD with periodic averaging (the sanity check after Algorithm 5): clients
+    ``x <- Proj_C(x - eta_c g)`` for K steps, the server the ``weights``-average of the client states; returns server
+    and client paths."""
     x, servers, clients = x0, [], []
     for w in weights:
         z = np.broadcast_to(x[:, None, :], (*w.shape, x.shape[-1]))
@@ -184,7 +189,7 @@ def _projected_sgd(oracle, C, x0: np.ndarray, eta_c: float, K: int, weights: lis
 
 @claim(
     f"{PAPER}/alg-5:sanity",
-    source="Algorithm 5, line 1732; sanity check, lines 1754-1757",
+    source="Algorithm 5 and the sanity check after it",
     statement="FedMiD with psi = chi_C, eta_s = 1 and Euclidean h reduces to parallel projected SGD with periodic "
     "averaging, pathwise (every client state and server state of every round): Q-het, C in {l2 ball, l1 ball, box, "
     "simplex}, eta_c = 0.1/L, K = 5, M = 4, R = 10, 8 replicas, (a) full participation with additive N(0, 0.25 I) "
@@ -192,7 +197,10 @@ def _projected_sgd(oracle, C, x0: np.ndarray, eta_c: float, K: int, weights: lis
     expect="holds",
 )
 def alg5_sanity(ctx: Context) -> Evidence:
-    problem = q_instances()["Q-het"]
+    """Q-het with four constraint sets, full (noisy) and partial (exact) participation: the library's FedMiD states
+    against an independent parallel projected SGD fed the same generator and client weights, maximum difference
+    relative to the reference, against 0 up to rounding."""
+    problem = q_instances(ctx)["Q-het"]
     d, S, R = problem.dim, 8, 10
     radius = _l2_ball_radius(problem)
     sets = {
@@ -201,7 +209,7 @@ def alg5_sanity(ctx: Context) -> Evidence:
         "box [-0.2, 0.3]": Box(-0.2, 0.3),
         "simplex": Simplex(1.0),
     }
-    measured, grid = [], {"C": [], "participation": [], "states": []}
+    points = Points()
     bitwise = []
     for i, (name, C) in enumerate(sets.items()):
         x0 = C.project(np.zeros(d)) if name != "simplex" else np.full(d, 1.0 / d)
@@ -230,17 +238,13 @@ def alg5_sanity(ctx: Context) -> Evidence:
             )
             for states, lib, ref in (("server", lib_servers, ref_servers), ("clients", lib_clients, ref_clients)):
                 lib, ref = np.stack(lib), np.stack(ref)
-                measured.append(float(np.max(np.abs(lib - ref)) / max(1.0, float(np.max(np.abs(ref))))))
+                error = float(np.max(np.abs(lib - ref)) / max(1.0, float(np.max(np.abs(ref)))))
+                points.add(error, C=name, participation=mode, states=states)
                 bitwise.append(bool(np.array_equal(lib, ref)))
-                grid["C"].append(name)
-                grid["participation"].append(mode)
-                grid["states"].append(states)
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        "==",
         bound=0.0,
-        relation="==",
-        atol=1e-12,
-        grid=grid,
+        atol=SCALED_ROUNDING,
         witness={
             "measured": "max |library - reference| / max(1, max |reference|) over rounds, replicas, clients",
             "bitwise equal": f"{sum(bitwise)} of {len(bitwise)} (the server projection of an average already in C "

@@ -1,9 +1,8 @@
 """Remarks 4.5 and 4.8: the rate (4.11) of Theorem 4.4 against (4.8) of Theorem 4.3, and Theorem 4.7's tuned bound
 against (2.2) of Proposition 2.1 (chapter 2), term by term (sympy; the norm factors on Q-idH in a witness).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: (4.8) at 1832, (4.11) at 1854, Remark 4.5 at 1858, (4.12) at
-1866, Remark 4.8 at 1892; Proposition 2.1 (chapter 2) at 181 with Assumption 2.3 at 173; Theorems C.11 (4563) and C.13
-(4645) for the explicit constants.
+Printed objects: (4.8), (4.11), Remark 4.5, (4.12), Remark 4.8; Proposition 2.1 (chapter 2) with Assumption 2.3;
+Theorems C.11 and C.13 for the explicit constants.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from .convex_symbolic import (
 
 @claim(
     f"{PAPER}/remark-4.5:crossover",
-    source="Remark 4.5, line 1858 ((4.8) at 1832, (4.11) at 1854)",
+    source="Remark 4.5 ((4.8), (4.11))",
     statement="'(4.11) is better than (4.8) if R <~ L^2 B^2/G^2': the compared terms L^(1/3) B^(4/3) G^(2/3)/R^(2/3) "
     "and L B^2/R cross exactly at R = L^2 B^2/G^2 (the former is smaller below it), and the full bounds cross at R* = "
     "(1 - 1/K)^3 L^2 B^2/G^2 ((4.11) < (4.8) iff R < R*), so the printed condition holds with the absolute constant "
@@ -46,6 +45,8 @@ from .convex_symbolic import (
     expect="holds",
 )
 def remark_45_crossover(ctx: Context) -> Evidence:
+    """The printed terms of (4.8) and (4.11) in sympy: where the compared terms and the full bounds cross, as exact
+    multiples of L^2 B^2/G^2 (K in {2, 3, 5, 10, 100, 10^4}), against 1 and the absolute constant 1/8."""
     scale = L**2 * B**2 / G**2
     (root,) = sp.solve(sp.Eq(EQ_411[2], EQ_48[0]), R)
     below = (EQ_411[2] - EQ_48[0]).subs(R, root / 8)
@@ -72,13 +73,15 @@ def remark_45_crossover(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/remark-4.5:improvement",
-    source="Remark 4.5, line 1858; Theorems C.13 (line 4645) and C.11 (line 4563) for the explicit constants",
+    source="Remark 4.5; Theorems C.13 and C.11 for the explicit constants",
     statement="The first term improves from L B^2/R ((4.8)) to L B^2/(KR) ((4.11)), a factor K exactly, the second "
     "terms are equal, and the third term of (4.11) has no counterpart in (4.8); with the printed constants "
     "(4 L B^2/R of Thm C.13 vs 4 L B^2/(KR) of Thm C.11) the factor is again K (sympy, exact).",
     expect="holds",
 )
 def remark_45_improvement(ctx: Context) -> Evidence:
+    """The printed terms of (4.8), (4.11) and of the explicit bounds of Theorems C.13 and C.11 in sympy: the ratios
+    the remark states, reduced to exact rationals, against 1."""
     items = {
         "(4.8) first term / (4.11) first term / K": EQ_48[0] / EQ_411[0] / K,
         "(4.8) second term / (4.11) second term": EQ_48[1] / EQ_411[1],
@@ -93,7 +96,7 @@ def remark_45_improvement(ctx: Context) -> Evidence:
     )
 
 
-# Theorem 4.7's tuned bound (line 1890) and Proposition 2.1's (2.2) (line 183), term by term
+# Theorem 4.7's tuned bound and Proposition 2.1's (2.2), term by term
 TUNED_47 = (4 * MONO_47[0], 2 * MONO_47[1], 8 * MONO_47[2], 15 * MONO_47[3])
 PROP_21 = (
     L * B**2 / (K * R),
@@ -112,10 +115,10 @@ def _exponent_gaps(ours: tuple[sp.Expr, ...], theirs: tuple[sp.Expr, ...]) -> li
     return out
 
 
-def _norm_factors() -> dict[str, float]:
+def _norm_factors(ctx: Context) -> dict[str, float]:
     """On Q-idH with N(0, 0.25 I) noise: sigma^2 and the heterogeneity of Thm 4.7 (dual norm of Claim 4.19) over
     their l2 counterparts of Prop. 2.1 (Assumptions 2.1(c), 2.3), and the induced factors on the rate terms."""
-    problem = q_instances()["Q-idH"]
+    problem = q_instances(ctx)["Q-idH"]
     A = problem.A[0]
     top, A_inv = float(np.linalg.eigvalsh(A)[-1]), np.linalg.inv(A)
     s2_ratio = top * np.trace(A_inv) / A.shape[0]
@@ -133,15 +136,17 @@ def _norm_factors() -> dict[str, float]:
 
 @claim(
     f"{PAPER}/remark-4.8",
-    source="Remark 4.8, line 1892; Proposition 2.1, line 181 ((2.2) at 183)",
+    source="Remark 4.8; Proposition 2.1 ((2.2))",
     statement="Theorem 4.7's tuned bound 4LB^2/(KR) + 2 sigma B/(MKR)^(1/2) + 8 L^(1/3)B^(4/3)sigma^(2/3)/(K^(1/3)"
     "R^(2/3)) + 15 L^(1/3)B^(4/3)zeta^(2/3)/R^(2/3) matches (2.2) of Proposition 2.1 term by term up to absolute "
     "constants (4, 2, 8, 15), and its overhead does not involve G; zeta read as sup ||grad F_m - grad F||_* <= zeta, "
-    "the reading the proof uses (Claim 4.18, line 2300); measured: max |exponent difference| over L, B, sigma, zeta, "
+    "the reading the proof uses (Claim 4.18); measured: max |exponent difference| over L, B, sigma, zeta, "
     "G, M, K, R per term (sympy).",
     expect="holds",
 )
 def remark_48(ctx: Context) -> Evidence:
+    """Theorem 4.7's tuned bound against (2.2) in sympy: per term the largest exponent difference over the constants
+    (exact, against 0) and whether the overhead involves G; the norm factors on Q-idH in the witness."""
     gaps = _exponent_gaps(TUNED_47, PROP_21)
     overhead = sum(TUNED_47[2:])
     gaps.append(Fraction(int(overhead.has(G))))
@@ -152,7 +157,7 @@ def remark_48(ctx: Context) -> Evidence:
         grid={"term": ["LB^2/(KR)", "sigma B/(MKR)^(1/2)", "sigma^(2/3) term", "zeta^(2/3) term", "G in overhead"]},
         witness={
             "constants": [str(constant(a / b)) for a, b in zip(TUNED_47, PROP_21)],
-            "units (Q-idH, spec section 6)": _norm_factors(),
+            "units (Q-idH, spec section 6)": _norm_factors(ctx),
             "note": "sigma, zeta of Theorem 4.7 are measured in the dual norm of Assumption 4.2(c); against the l2 "
             "sigma, zeta of Proposition 2.1 they differ by factors in [1, cond(A)^(1/2)], not absolute constants",
         },
@@ -161,14 +166,16 @@ def remark_48(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/remark-4.8:literal-4.12",
-    source="Remark 4.8, line 1892, with (4.12) at line 1866 as printed",
+    source="Remark 4.8, with (4.12) as printed",
     statement="With (4.12) as printed, sup ||grad F_m - grad F||_* <= zeta^2, Theorem 4.7's zeta equals zeta_2^(1/2) "
-    "for Proposition 2.1's zeta_2 (Assumption 2.3, line 175; Euclidean case), so the heterogeneity terms "
+    "for Proposition 2.1's zeta_2 (Assumption 2.3; Euclidean case), so the heterogeneity terms "
     "15 L^(1/3)B^(4/3)zeta_2^(1/3)/R^(2/3) and L^(1/3)B^(4/3)zeta_2^(2/3)/R^(2/3) must still match up to constants; "
     "measured: max |exponent difference| per term (sympy).",
     expect="fails",
 )
 def remark_48_literal(ctx: Context) -> Evidence:
+    """Theorem 4.7's tuned bound with zeta = zeta_2^(1/2) (the literal (4.12)) against (2.2) in sympy: per term the
+    largest exponent difference over the constants, exact, against 0."""
     z2 = sp.Symbol("zeta_2", positive=True)
     literal = tuple(t.subs(zeta, sp.sqrt(zeta)) for t in TUNED_47)  # zeta_4 = zeta_2^(1/2), zeta_2 renamed zeta
     gaps = _exponent_gaps(literal, PROP_21)

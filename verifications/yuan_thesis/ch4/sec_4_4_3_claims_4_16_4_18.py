@@ -3,8 +3,7 @@
 
 Instances: random SPD A (condition number 1..1000), d = 6 (12 for the nuclear norm); 64 draws per A (quick).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Claim 4.16's proof at 2176-2209, Claim 4.17's proof at 2218-2288,
-Claim 4.18's proof at 2294-2300.
+Printed objects: the proofs of Claims 4.16, 4.17 and 4.18.
 """
 
 from __future__ import annotations
@@ -12,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.regularizers import L1Ball, L2Ball, NuclearNorm, soft_threshold
 
-from .convex_instances import NUCLEAR, PAPER, TOL, D, draws, random_spd
+from .convex_instances import NUCLEAR, PAPER, D, draws, random_spd
 
 
 def _inv_form(A_inv: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -38,7 +39,7 @@ def _pairs(ctx: Context, stream: int):
 
 @claim(
     f"{PAPER}/claim-4.16:step-young",
-    source="proof of Claim 4.16, (4.31) at lines 2197-2202 and (4.28) at 2205-2209",
+    source="proof of Claim 4.16, (4.31) and (4.28)",
     statement="With a := y_m1 - y_m2 - eta_c A(x_m1 - x_m2) - eta_c(eps_m1 - eps_m2) and delta := delta_m1 - "
     "delta_m2 arbitrary: <a, eta_c A^{-1} delta> <= (1/(2K))||a||^2_{A^{-1}} + (K/2) eta_c^2 ||delta||^2_{A^{-1}} "
     "((4.31), gamma = K) and ||a - eta_c delta||^2_{A^{-1}} <= (1 + 1/K)||a||^2_{A^{-1}} + (1 + K) eta_c^2 "
@@ -47,6 +48,8 @@ def _pairs(ctx: Context, stream: int):
     expect="holds",
 )
 def claim416_step_young(ctx: Context) -> Evidence:
+    """Random SPD A (condition 1..1000) and vector pairs, half of them the equality case of Young's inequality: the
+    worst ratio of the two sides of (4.31) and of (4.28), against 1."""
     young = consequence = 0.0
     for A_inv, a, delta, eta_c, Ks in _pairs(ctx, 0):
         na, nd = _inv_form(A_inv, a, a), eta_c**2 * _inv_form(A_inv, delta, delta)
@@ -57,7 +60,7 @@ def claim416_step_young(ctx: Context) -> Evidence:
         measured=[young, consequence],
         bound=1.0,
         relation="<=",
-        rtol=TOL,
+        rtol=ROUNDING,
         grid={"inequality": ["(4.31) Young with gamma = K", "(4.28)"]},
     )
 
@@ -77,20 +80,22 @@ def _expansion(ctx: Context, sign: int) -> Evidence:
         measured=worst,
         bound=0.0,
         relation="==",
-        atol=TOL,
+        atol=ROUNDING,  # on a relative deviation: a relative rounding tolerance
         witness={"measured": "max |LHS - RHS| / (|LHS| + |RHS|)", "worst draw": example},
     )
 
 
 @claim(
     f"{PAPER}/claim-4.16:step-expand",
-    source="proof of Claim 4.16, (4.30) at lines 2188-2192 (and (4.29) at 2179-2182)",
+    source="proof of Claim 4.16, (4.30) (and (4.29))",
     statement="As printed, (4.30): ||a - eta_c delta||^2_{A^{-1}} = ||a||^2_{A^{-1}} + eta_c^2 ||delta||^2_{A^{-1}} + "
     "2<a, eta_c A^{-1} delta> for a, delta of claim-4.16:step-young (random draws of that claim's grid); measured: "
     "max relative deviation.",
     expect="fails",
 )
 def claim416_step_expand(ctx: Context) -> Evidence:
+    """The random draws of claim-4.16:step-young: (4.30) as printed (cross term +2<a, eta_c A^{-1} delta>) against
+    the expanded square, largest relative deviation against 0 up to rounding."""
     ev = _expansion(ctx, +1)
     ev.witness["why"] = (
         "the cross term's sign is flipped (||a - b||^2 = ||a||^2 + ||b||^2 - 2<a, b>); the middle line of (4.29) "
@@ -102,18 +107,20 @@ def claim416_step_expand(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/claim-4.16:step-expand:corrected",
-    source="proof of Claim 4.16, (4.30), line 2191, with -2<a, eta_c A^{-1} delta>",
+    source="proof of Claim 4.16, (4.30), with -2<a, eta_c A^{-1} delta>",
     statement="Corrected (4.30): ||a - eta_c delta||^2_{A^{-1}} = ||a||^2_{A^{-1}} + eta_c^2 ||delta||^2_{A^{-1}} - "
     "2<a, eta_c A^{-1} delta> on the draws of claim-4.16:step-expand; measured: max relative deviation.",
     expect="holds",
 )
 def claim416_step_expand_corrected(ctx: Context) -> Evidence:
+    """The draws of claim-4.16:step-expand with the cross term's sign corrected; largest relative deviation against 0
+    up to rounding."""
     return _expansion(ctx, -1)
 
 
 @claim(
     f"{PAPER}/claim-4.18:step-amgm",
-    source="proof of Claim 4.18, lines 2294-2300",
+    source="proof of Claim 4.18",
     statement="||delta_1 - delta_2||^2_{A^{-1}} <= (||delta_1||_{A^{-1}} + ||delta_2||_{A^{-1}})^2 (triangle) <= "
     "2(||delta_1||^2_{A^{-1}} + ||delta_2||^2_{A^{-1}}) (AM-GM) <= 4 ||A||_2^{-1} zeta^2 when ||delta_i||_* <= zeta "
     "(Claim 4.19's ||.||^2_{A^{-1}} = ||A||_2^{-1}||.||_*^2, zeta := max_i ||delta_i||_*); random SPD A and vectors "
@@ -121,6 +128,8 @@ def claim416_step_expand_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def claim418_step_amgm(ctx: Context) -> Evidence:
+    """Random SPD A and vector pairs, half with delta_2 = -delta_1 (equality throughout): the worst ratio of the two
+    sides of the triangle, AM-GM and Claim 4.19 steps, against 1."""
     worst = {"triangle": 0.0, "AM-GM": 0.0, "Claim 4.19 + (4.12): <= 4 zeta^2/||A||_2": 0.0}
     for A_inv, d1, d2, _, _ in _pairs(ctx, 2):
         d2 = np.where((np.arange(len(d2)) % 2 == 1)[:, None], -d1, d2)
@@ -132,7 +141,7 @@ def claim418_step_amgm(ctx: Context) -> Evidence:
         worst["AM-GM"] = max(worst["AM-GM"], float(np.max((n1 + n2) ** 2 / (2 * (n1**2 + n2**2)))))
         key = "Claim 4.19 + (4.12): <= 4 zeta^2/||A||_2"
         worst[key] = max(worst[key], float(np.max(2 * (n1**2 + n2**2) / (4 * zeta2 / top))))
-    return Evidence(measured=list(worst.values()), bound=1.0, relation="<=", rtol=TOL, grid={"step": list(worst)})
+    return Evidence(measured=list(worst.values()), bound=1.0, relation="<=", rtol=ROUNDING, grid={"step": list(worst)})
 
 
 def _generalized_top(H: np.ndarray, P: np.ndarray) -> float:
@@ -144,7 +153,7 @@ def _generalized_top(H: np.ndarray, P: np.ndarray) -> float:
 
 @claim(
     f"{PAPER}/claim-4.17:step-concavity",
-    source="proof of Claim 4.17, line 2258",
+    source="proof of Claim 4.17",
     statement="eta_c <= 1/(4L) => eta_c F - 2h concave, exactly on quadratics F = x'Ax/2 + c'x and h = x'Px/2 that is "
     "1-strongly convex w.r.t. ||x||_N = (x'Nx)^(1/2) (P >= N) with L = lambda_max(N^(-1/2) A N^(-1/2)) the "
     "smallest admissible smoothness: (N, P) = (I, I), (A/||A||_2, I) (Assumption 4.2(c) with Euclidean h) and "
@@ -154,8 +163,10 @@ def _generalized_top(H: np.ndarray, P: np.ndarray) -> float:
     expect="holds",
 )
 def claim417_step_concavity(ctx: Context) -> Evidence:
+    """Quadratic F and h on random SPD A with three choices of (N, P): the largest generalized eigenvalue of
+    (eta_c A, P) in closed form (a symmetric eigenproblem), against 2 (eta_c F - 2h concave) and 1 (eta_c F - h)."""
     rng = ctx.rng(0)
-    measured, bound, grid = [], [], {"(N, P)": [], "eta_c L": [], "function": []}
+    points = Points()
     for _ in range(8 if ctx.quick else 100):
         A = random_spd(rng, D, condition=10 ** rng.uniform(0, 3))
         top = float(np.linalg.eigvalsh(A)[-1])
@@ -170,17 +181,10 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
             for c in (1 / 40, 1 / 8, 1 / 4):
                 value = _generalized_top(c / Lmin * A, P)
                 for fn, b in (("eta_c F - 2h", 2.0), ("eta_c F - h", 1.0)):
-                    measured.append(value)
-                    bound.append(b)
-                    grid["(N, P)"].append(name)
-                    grid["eta_c L"].append(c)
-                    grid["function"].append(fn)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=TOL,
-        grid=grid,
+                    points.add(value, b, **{"(N, P)": name, "eta_c L": c, "function": fn})
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "which h": "the proof needs eta_c F - 2h concave (line 2254 adds and subtracts 2h to match the 2 eta_c in "
             "(II)); that holds iff eta_c <= 2/L in the worst direction, 8x the printed 1/(4L). eta_c F - h (needs "
@@ -191,7 +195,7 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/eq-4.36:prox-maps",
-    source="proof of Claim 4.17, (4.32)-(4.36) at lines 2245-2284",
+    source="proof of Claim 4.17, (4.32)-(4.36)",
     statement="(I) + (II) = eta_c^2 (x1 - x2)'A(x1 - x2) - 2 eta_c <y1 - y2, x1 - x2> <= 0 for x_i = grad (h + t psi)^*"
     "(y_i), same t, Euclidean h, eta_c = c/||A||_2 with the printed c <= 1/4 (c in {1/8, 1/4}); psi in {0, l1 (soft "
     "threshold), nuclear norm (SVT, 3 x 4), l1 ball, l2 ball}, random SPD A (condition 1..1000), y_i, t (64 draws per "
@@ -200,6 +204,9 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_436_prox_maps(ctx: Context) -> Evidence:
+    """Five prox maps (psi = 0, soft threshold, SVT, l1- and l2-ball projections) on random SPD A, weights t and dual
+    pairs: (I) + (II) at eta_c ||A|| in {1/8, 1/4}, relative to the rounding size of dx, against 0 up to rounding;
+    the sweep of eta_c ||A|| up to 4 in the witness."""
     rng = ctx.rng(0)
     maps = {
         "psi = 0": lambda y, t: y,
@@ -209,7 +216,7 @@ def eq_436_prox_maps(ctx: Context) -> Evidence:
         "l2 ball": lambda y, t: L2Ball(1.3).project(y),
     }
     sweep = (1 / 8, 1 / 4, 1 / 2, 1, 1.5, 2, 3, 4)
-    measured, grid, positive = [], {"psi": [], "c": []}, {}
+    points, positive = Points(), {}
     for name, prox in maps.items():
         d = 12 if "SVT" in name else D
         n = draws(ctx)
@@ -230,18 +237,14 @@ def eq_436_prox_maps(ctx: Context) -> Evidence:
                 e = c / top
                 value = (e**2 * quad - 2 * e * cross) / ((e**2 * top * ndx + 2 * e * ndy) * (ndx + size) + 1e-300)
                 worst[c] = max(worst[c], float(np.max(value)))
-                count[c] += int(np.sum(value > TOL))
+                count[c] += int(np.sum(value > ROUNDING))
         for c in (1 / 8, 1 / 4):
-            measured.append(worst[c])
-            grid["psi"].append(name)
-            grid["c"].append(c)
+            points.add(worst[c], psi=name, c=c)
         positive[name] = {f"c = {c:g}": f"{count[c]} of {n * (4 if ctx.quick else 20)}" for c in sweep}
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        atol=TOL,
-        grid=grid,
+        atol=ROUNDING,  # on (I) + (II) divided by its rounding size: a relative rounding tolerance
         witness={
             "positive (I) + (II) by c": positive,
             "tightness": "firm non-expansiveness <y1 - y2, x1 - x2> >= ||x1 - x2||^2 gives (I) + (II) <= 0 for every "

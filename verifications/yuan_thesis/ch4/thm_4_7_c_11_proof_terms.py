@@ -2,8 +2,7 @@
 sizes) and the telescoping constants of Lemma 4.11's proof (sympy, exact ratios; each repeated numerically at random
 constants with the library's prescribed step sizes).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Lemma 4.11's proof at 2151-2170, Theorem 4.7's proof at
-2316-2330, Theorem C.11 at 4551 and its proof at 4587-4599.
+Printed objects: the proofs of Lemma 4.11 and Theorem 4.7, Theorem C.11 ((C.3)) and its proof.
 """
 
 from __future__ import annotations
@@ -15,8 +14,10 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
-from .convex_instances import PAPER, TOL
+from .convex_instances import PAPER
 from .convex_symbolic import (
     CAND_47,
     CONSTANTS,
@@ -100,7 +101,7 @@ def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, ext
         measured=measured + [Fraction(v) for v in numeric.values()],
         bound=Fraction(1),
         relation="<=",
-        rtol=TOL,
+        rtol=ROUNDING,
         grid={"step": names + [f"random constants: max {k}" for k in numeric]},
         witness={"maximising random constants": where, **(extra or {})},
     )
@@ -108,7 +109,7 @@ def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, ext
 
 @claim(
     f"{PAPER}/thm-4.7:proof-terms",
-    source="proof of Theorem 4.7, lines 2316-2330",
+    source="proof of Theorem 4.7",
     statement="At eta_c = min{1/(4L), M^(1/2)B/(sigma K^(1/2)R^(1/2)), B^(2/3)/(L^(1/3)K^(2/3)R^(1/3)sigma^(2/3)), "
     "B^(2/3)/(L^(1/3)K R^(1/3)zeta^(2/3))}: B^2/(eta_c KR) <= max{4LB^2/(KR), sigma B/(MKR)^(1/2), L^(1/3)B^(4/3)"
     "sigma^(2/3)/(K^(1/3)R^(2/3)), L^(1/3)B^(4/3)zeta^(2/3)/R^(2/3)} (each candidate gives its entry exactly), "
@@ -118,6 +119,8 @@ def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, ext
     expect="holds",
 )
 def thm47_proof_terms(ctx: Context) -> Evidence:
+    """Each term-wise step and the total coefficients by sympy (exact ratios, after checking monotonicity in eta),
+    and the same ratios at random constants with prescribed_thm_4_7's eta_c; all against 1."""
     steps = [
         Step(f"B^2/(eta KR) at candidate {j + 1} = max entry {j + 1}", DEC, c, (4 if j == 0 else 1) * m)
         for j, (c, m) in enumerate(zip(CAND_47, MONO_47))
@@ -163,8 +166,8 @@ MONO_C11 = (
     sigma * B / sp.sqrt(M * K * R),
     L**THIRD * B ** (4 * THIRD) * G ** (2 * THIRD) / R ** (2 * THIRD),
 )
-C3_TERMS = (eta * sigma**2 / M, 4 * eta**2 * L * (K - 1) ** 2 * G**2)  # (C.3), line 4553, after B^2/(eta KR)
-TUNED_C11 = dict(zip(MONO_C11, (4, 2, 5)))  # line 4563
+C3_TERMS = (eta * sigma**2 / M, 4 * eta**2 * L * (K - 1) ** 2 * G**2)  # (C.3), after B^2/(eta KR)
+TUNED_C11 = dict(zip(MONO_C11, (4, 2, 5)))  # the tuned bound of Theorem C.11
 
 
 def _c11_draws(ctx: Context):
@@ -182,7 +185,7 @@ def _c11_max_steps() -> list[Step]:
 
 @claim(
     f"{PAPER}/thm-c.11:proof-terms",
-    source="proof of Theorem C.11, lines 4587-4599 ((C.3) at 4553)",
+    source="proof of Theorem C.11 (with (C.3))",
     statement="As printed, the proof bounds the terms of (C.3) at the prescribed eta_c = min{1/(4L), M^(1/2)B/"
     "(sigma K^(1/2)R^(1/2)), B^(2/3)/(L^(1/3)K R^(1/3)G^(2/3))} by B^2/(eta_c KR) = max{...} <= sum, "
     "'eta_c sigma^2/(2M) <= (M^(1/2)B/(sigma T^(1/2))) sigma^2/(2M) = sigma B/(2M^(1/2)K^(1/2)R^(1/2))' (T read as "
@@ -192,6 +195,8 @@ def _c11_max_steps() -> list[Step]:
     expect="fails",
 )
 def thm_c11_proof_terms(ctx: Context) -> Evidence:
+    """The printed steps and the terms of (C.3) at the prescribed eta_c by sympy (exact ratios, T read as KR), and
+    the (C.3) terms against the printed bounds at random constants with prescribed_thm_c11's eta_c; all against 1."""
     half = sigma * B / (2 * sp.sqrt(M * K * R))
     steps = [
         *_c11_max_steps(),
@@ -241,7 +246,7 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-c.11:proof-terms:corrected",
-    source="proof of Theorem C.11, lines 4587-4599, with eta_c sigma^2/M as in (C.3)",
+    source="proof of Theorem C.11, with eta_c sigma^2/M as in (C.3)",
     statement="Corrected: at the prescribed eta_c, B^2/(eta_c KR) = max{4LB^2/(KR), sigma B/(MKR)^(1/2), L^(1/3)"
     "B^(4/3)G^(2/3)/R^(2/3)}, eta_c sigma^2/M <= sigma B/(MKR)^(1/2), 4 eta_c^2 L (K-1)^2 G^2 <= 4 eta_c^2 L K^2 G^2 "
     "<= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3), and the totals 4, 1 + 1 = 2, 1 + 4 = 5 are the printed tuned constants; "
@@ -250,6 +255,8 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
+    """The corrected steps and total coefficients by sympy (exact ratios), and the whole right-hand side of (C.3)
+    against the tuned bound at random constants with prescribed_thm_c11's eta_c; all against 1."""
     steps = [
         *_c11_max_steps(),
         Step("eta sigma^2/M at candidate 2 <= sigma B/(MKR)^(1/2)", C3_TERMS[0], CAND_C11[1], MONO_C11[1]),
@@ -277,7 +284,7 @@ def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-4.11:step-telescope",
-    source="proof of Lemma 4.11, lines 2155-2158",
+    source="proof of Lemma 4.11",
     statement="sum_{j<k} (1 + 1/K)^j = K((1 + 1/K)^k - 1) <= (e - 1)K for 1 <= k <= K (exact rationals for every k "
     "<= K <= 40, and at k = K for every K <= 10^4 in floating point, where the sum is largest); 1 + 1/K <= 2 and "
     "1 + K <= 2K; 4(e - 1) < 7 and 8(e - 1) < 14; and the resulting chain K((1 + 1/K)^k - 1) 2(1 + 1/K) <= 7K, "
@@ -285,7 +292,9 @@ def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem411_step_telescope(ctx: Context) -> Evidence:
-    measured, names = [], []
+    """The geometric sum and the constants of the chain in exact rationals for K <= 40, at k = K in floating point
+    for K <= 10^4, and e - 1 through sympy; every ratio of the two sides against 1."""
+    points = Points()
     e = sp.E
     exact = {"sum/((e-1)K)": Fraction(0), "chain sigma: /(7K)": Fraction(0), "chain zeta: /(14K^2)": Fraction(0)}
     for k_max in range(1, 41):
@@ -301,26 +310,20 @@ def lem411_step_telescope(ctx: Context) -> Evidence:
                 exact["chain zeta: /(14K^2)"], total * 4 * (1 + k_max) / (14 * k_max**2)
             )
     sup = exact.pop("sum/((e-1)K)")
-    measured.append(float(sp.Rational(sup.numerator, sup.denominator) / (e - 1)))
-    names.append("exact, K <= 40: max_k sum_{j<k}(1+1/K)^j / ((e-1)K)")
+    points.add(
+        float(sp.Rational(sup.numerator, sup.denominator) / (e - 1)),
+        step="exact, K <= 40: max_k sum_{j<k}(1+1/K)^j / ((e-1)K)",
+    )
     for name, value in exact.items():
-        measured.append(value)
-        names.append(f"exact, K <= 40: max_k {name}")
+        points.add(value, step=f"exact, K <= 40: max_k {name}")
     Ks = np.arange(1, 10**4 + 1, dtype=float)
     top = np.expm1(Ks * np.log1p(1 / Ks))  # (1 + 1/K)^K - 1, the largest sum / K
-    measured.append(float(np.max(top / (np.e - 1))))
-    names.append("float, K <= 10^4: ((1+1/K)^K - 1)/(e-1)")
-    measured.append(float(np.max(top * 2 * (1 + 1 / Ks) / 7)))
-    names.append("float, K <= 10^4: chain sigma / (7K)")
-    measured.append(float(np.max(top * 4 * (1 + Ks) / (14 * Ks))))
-    names.append("float, K <= 10^4: chain zeta / (14K^2)")
+    points.add(float(np.max(top / (np.e - 1))), step="float, K <= 10^4: ((1+1/K)^K - 1)/(e-1)")
+    points.add(float(np.max(top * 2 * (1 + 1 / Ks) / 7)), step="float, K <= 10^4: chain sigma / (7K)")
+    points.add(float(np.max(top * 4 * (1 + Ks) / (14 * Ks))), step="float, K <= 10^4: chain zeta / (14K^2)")
     grid_K = [Fraction(k) for k in range(1, 41)]
-    measured.append(max((1 + 1 / k) / 2 for k in grid_K))
-    names.append("max_K (1 + 1/K)/2")
-    measured.append(max((1 + k) / (2 * k) for k in grid_K))
-    names.append("max_K (1 + K)/(2K)")
-    measured.append(float(4 * (e - 1) / 7))
-    names.append("4(e - 1)/7")
-    measured.append(float(8 * (e - 1) / 14))
-    names.append("8(e - 1)/14")
-    return Evidence(measured=measured, bound=1.0, relation="<=", rtol=TOL, grid={"step": names})
+    points.add(max((1 + 1 / k) / 2 for k in grid_K), step="max_K (1 + 1/K)/2")
+    points.add(max((1 + k) / (2 * k) for k in grid_K), step="max_K (1 + K)/(2K)")
+    points.add(float(4 * (e - 1) / 7), step="4(e - 1)/7")
+    points.add(float(8 * (e - 1) / 14), step="8(e - 1)/14")
+    return points.evidence("<=", bound=1.0, rtol=ROUNDING)

@@ -3,18 +3,18 @@
 
 Instances, constants, the reading of zeta, the runs and the Monte Carlo conventions: :mod:`.quadratic_heterogeneity`.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; output (4.9) at line 1846, Assumption 4.2 at 1862-1872, Theorem
-4.7 at 1878-1890, (4.37) at 2312.
+Printed objects: the output (4.9), Assumption 4.2, Theorem 4.7 and (4.37) in its proof.
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import ExactGradient
 
 from .printed_steps import prescribed_thm_4_7
@@ -26,11 +26,10 @@ from .quadratic_heterogeneity import (
     Instance,
     campaign,
     common_witness,
-    estimates,
+    estimated,
     instance,
     instances_witness,
     lem411_bound,
-    record,
     replicas,
     rhs_437,
     run_feddualavg,
@@ -43,12 +42,12 @@ from .quadratic_heterogeneity import (
 # --------------------------------------------------------------------------------------------------
 def _theorem_entries(ctx: Context, reading: str):
     """Per (configuration, recorded R'): gap samples, the (4.37) right side, the overhead samples, the labels."""
-    runs = campaign(ctx.quick)
+    runs = campaign(ctx)
     out = []
     for c, run in runs.items():
-        inst = c.instance()
+        inst = c.instance(ctx)
         for R in sorted(run.gap):
-            rhs = rhs_437(inst, c.noisy, c.M, c.K, R, c.eta_c(), reading)
+            rhs = rhs_437(inst, c.noisy, c.M, c.K, R, c.eta_c(ctx), reading)
             out.append((c, R, run.gap[R], rhs, run.overhead[R]))
     return out
 
@@ -61,7 +60,7 @@ THM_47_GRID = (
 )
 HOMOGENEOUS_GRID = (
     "; and identical clients (s_het = 0, zeta = 0) with sigma = 0, M = 2, K in {1, 5, 10}, R in {10, 100} (full: "
-    "also 1000), exact (spec V10(i): the bound is B^2/(eta_c K R))"
+    "also 1000), exact (the bound is B^2/(eta_c K R))"
 )
 
 
@@ -69,14 +68,15 @@ def _homogeneous_R(quick: bool) -> tuple[int, ...]:
     return (10, 100) if quick else (10, 100, 1000)
 
 
-@cache
-def _homogeneous(quick: bool) -> list:
-    """Exact runs with identical clients (``s_het = 0``, ``zeta = 0``) and ``sigma = 0`` (spec V10(i)): FedDualAvg is
-    then dual averaging for ``KR`` steps and (4.37) reduces to ``B^2/(eta_c K R)``."""
-    Rs = _homogeneous_R(quick)
+@family(f"{PAPER}/thm-4.7-homogeneous-runs")
+def _homogeneous(fam: Family) -> list:
+    """Exact runs with identical clients (``s_het = 0``, ``zeta = 0``) and ``sigma = 0``: FedDualAvg is then dual
+    averaging for ``KR`` steps and (4.37) reduces to ``B^2/(eta_c K R)``. Each run is seeded from its ``psi`` and
+    ``K``."""
+    Rs = _homogeneous_R(fam.quick)
     out = []
     for kind in PSIS:
-        inst = instance(kind, 2, 0.0)
+        inst = instance(fam.profile, kind, 2, 0.0)
         for K in (1, 5, 10):
             key = f"{PAPER}/quadratic-heterogeneity:homogeneous:{kind}:{K}"
             run = run_feddualavg(inst, K, Rs[-1], 0.25 / inst.L, False, 1, set(Rs), key, checks=False)
@@ -85,28 +85,20 @@ def _homogeneous(quick: bool) -> list:
 
 
 def _thm47(ctx: Context, reading: str) -> Evidence:
-    entries = _theorem_entries(ctx, reading)
-    family = sum(np.size(e[2]) > 1 for e in entries)
-    measured, lo, hi = estimates([e[2] for e in entries], family)
-    bound, grid = [e[3] for e in entries], {}
-    for c, R, *_ in entries:
-        record(grid, **c.labels(), R=R)
+    samples = Points()
+    for c, R, gap, rhs, _ in _theorem_entries(ctx, reading):
+        samples.add(gap, rhs, **c.labels(), R=R)
+    points = estimated(samples, sum(np.size(s) > 1 for s in samples.measured))
     slopes = {}
-    for kind, K, R, inst, gap in _homogeneous(ctx.quick):
+    for kind, K, R, inst, gap in _homogeneous(ctx):
         value = float(gap[0])
-        measured.append(value)
-        lo.append(value)
-        hi.append(value)
-        bound.append(rhs_437(inst, False, 2, K, R, 0.25 / inst.L, reading))
-        record(grid, psi=kind, sigma="0", M=2, K=K, s_het=0.0, R=R, **{"eta_c L": 0.25})
+        bound = rhs_437(inst, False, 2, K, R, 0.25 / inst.L, reading)
+        labels = {"psi": kind, "sigma": "0", "M": 2, "K": K, "s_het": 0.0, "R": R, "eta_c L": 0.25}
+        points.add(value, bound, interval=(value, value), **labels)
         slopes.setdefault(f"{kind}, K = {K}", []).append((R, value))
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        interval=(lo, hi),
-        grid=grid,
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             **common_witness(ctx, reading),
             "measured": "E Phi(x^) - Phi(x*), x^ the output (4.9)",
@@ -126,36 +118,41 @@ THM_47_STATEMENT = (
 
 @claim(
     f"{PAPER}/thm-4.7",
-    source="Theorem 4.7, (4.13), line 1880, with the constants of (4.37), line 2312 ((4.13) prints the same right-hand "
-    "side with '<~', which an unspecified constant makes unrefutable; this explicit reading is what is checked)",
+    source="Theorem 4.7, (4.13), with the constants of (4.37) ((4.13) prints the same right-hand side with '<~', which "
+    "an unspecified constant makes unrefutable; this explicit reading is what is checked)",
     statement=THM_47_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)") + THM_47_GRID + HOMOGENEOUS_GRID + ".",
     expect="holds",
 )
 def thm_47(ctx: Context) -> Evidence:
+    """The output (4.9) of the fixed-eta_c campaign and of exact runs with identical clients: the gap, exact at
+    sigma = 0 and Monte Carlo means with simultaneous 99% intervals otherwise, against (4.37)'s right side with
+    zeta^2 = Z_het; reference optimum certified by the conic solver (KKT)."""
     return _thm47(ctx, "printed")
 
 
 def _eq437(ctx: Context, reading: str) -> Evidence:
-    entries = _theorem_entries(ctx, reading)
-    samples, bound, grid = [], [], {}
-    for c, R, gap, _, overhead in entries:
-        inst, eta_c = c.instance(), c.eta_c()
+    samples = Points()
+    for c, R, gap, _, overhead in _theorem_entries(ctx, reading):
+        inst, eta_c = c.instance(ctx), c.eta_c(ctx)
         s2 = inst.sigma2(NOISE) if c.noisy else 0.0
-        samples.append(gap - overhead)  # paired: gap <= B^2/(eta_c K R) + eta_c sigma^2/M + overhead
-        bound.append(inst.B2 / (eta_c * c.K * R) + eta_c * s2 / c.M)
-        record(grid, **c.labels(), R=R, step="first (Lemma 4.9): E gap - overhead <= B^2/(eta_c K R) + eta_c s^2/M")
-        samples.append(overhead)
-        bound.append(inst.L * lem411_bound(inst, c.noisy, c.K, eta_c, reading))
-        record(grid, **c.labels(), R=R, step="second (Lemma 4.11): overhead <= L(7 eta_c^2 K s^2 + 14 eta_c^2 K^2 z^2)")
-    family = sum(np.size(s) > 1 for s in samples)
-    measured, lo, hi = estimates(samples, family)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        interval=(lo, hi),
-        grid=grid,
+        samples.add(  # paired: gap <= B^2/(eta_c K R) + eta_c sigma^2/M + overhead
+            gap - overhead,
+            inst.B2 / (eta_c * c.K * R) + eta_c * s2 / c.M,
+            **c.labels(),
+            R=R,
+            step="first (Lemma 4.9): E gap - overhead <= B^2/(eta_c K R) + eta_c s^2/M",
+        )
+        samples.add(
+            overhead,
+            inst.L * lem411_bound(inst, c.noisy, c.K, eta_c, reading),
+            **c.labels(),
+            R=R,
+            step="second (Lemma 4.11): overhead <= L(7 eta_c^2 K s^2 + 14 eta_c^2 K^2 z^2)",
+        )
+    points = estimated(samples, sum(np.size(s) > 1 for s in samples.measured))
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             **common_witness(ctx, reading),
             "overhead": "(L/(M K R)) sum_{r<R} sum_{k<K} sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2 (per replica)",
@@ -173,11 +170,13 @@ EQ_437_STATEMENT = (
 
 @claim(
     f"{PAPER}/eq-4.37",
-    source="proof of Theorem 4.7, (4.37), line 2312",
+    source="proof of Theorem 4.7, (4.37)",
     statement=EQ_437_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)") + THM_47_GRID + ".",
     expect="holds",
 )
 def eq_437(ctx: Context) -> Evidence:
+    """The runs of thm-4.7 (fixed eta_c): both inequalities of (4.37), the first as a paired Monte Carlo mean of gap
+    minus overhead, the second on the overhead (simultaneous 99% intervals; exact at sigma = 0), zeta^2 = Z_het."""
     return _eq437(ctx, "printed")
 
 
@@ -186,7 +185,7 @@ def eq_437(ctx: Context) -> Evidence:
 # --------------------------------------------------------------------------------------------------
 def _tuned_bound(inst: Instance, noisy: bool, M: int, K: int, R: int, reading: str) -> float:
     """``4LB^2/(KR) + 2 sigma B/(MKR)^(1/2) + 8 L^(1/3) B^(4/3) sigma^(2/3)/(K^(1/3) R^(2/3)) + 15 L^(1/3) B^(4/3)
-    zeta^(2/3)/R^(2/3)`` (Theorem 4.7, line 1890)."""
+    zeta^(2/3)/R^(2/3)`` (Theorem 4.7's tuned bound)."""
     L, B = inst.L, np.sqrt(inst.B2)
     sigma = np.sqrt(inst.sigma2(NOISE)) if noisy else 0.0
     zeta = np.sqrt(inst.zeta2(reading))
@@ -204,15 +203,17 @@ def _tuned_mkr(quick: bool) -> tuple[tuple[int, int, int], ...]:
     return (2, 10, 10), (8, 1, 30), (8, 10, 30), (2, 1, 100), (8, 5, 100), (8, 10, 100)
 
 
-@cache
-def _tuned(quick: bool, reading: str) -> list:
-    S = replicas(quick)
+@family(f"{PAPER}/thm-4.7-tuned-runs")
+def _tuned(fam: Family, reading: str) -> list:
+    """Runs at the prescribed eta_c (prescribed_thm_4_7) for each configuration, each seeded from its
+    configuration."""
+    S = replicas(fam.quick)
     out = []
     for kind in PSIS:
         for noisy in (False, True):
-            for scale in scales(quick):
-                for M, K, R in _tuned_mkr(quick):
-                    inst = instance(kind, M, scale)
+            for scale in scales(fam.quick):
+                for M, K, R in _tuned_mkr(fam.quick):
+                    inst = instance(fam.profile, kind, M, scale)
                     sigma = np.sqrt(inst.sigma2(NOISE)) if noisy else 0.0
                     params = prescribed_thm_4_7(inst.L, np.sqrt(inst.B2), sigma, np.sqrt(inst.zeta2(reading)), M, K, R)
                     key = f"{PAPER}/quadratic-heterogeneity:tuned:{reading}:{kind}:{noisy}:{scale}:{M}:{K}:{R}"
@@ -222,22 +223,16 @@ def _tuned(quick: bool, reading: str) -> list:
 
 
 def _thm47_tuned(ctx: Context, reading: str) -> Evidence:
-    entries = _tuned(ctx.quick, reading)
-    family = sum(np.size(e[7]) > 1 for e in entries)
-    measured, lo, hi = estimates([e[7] for e in entries], family)
-    bound, grid = [], {}
-    for kind, noisy, scale, M, K, R, eta_L, _, inst in entries:
-        bound.append(_tuned_bound(inst, noisy, M, K, R, reading))
-        record(grid, psi=kind, sigma="s = 0.5" if noisy else "0", s_het=scale, M=M, K=K, R=R, **{"eta_c L": eta_L})
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        interval=(lo, hi),
-        grid=grid,
+    samples = Points()
+    for kind, noisy, scale, M, K, R, eta_L, gap, inst in _tuned(ctx, reading):
+        labels = {"psi": kind, "sigma": "s = 0.5" if noisy else "0", "s_het": scale, "M": M, "K": K, "R": R}
+        samples.add(gap, _tuned_bound(inst, noisy, M, K, R, reading), **labels, **{"eta_c L": eta_L})
+    points = estimated(samples, sum(np.size(s) > 1 for s in samples.measured))
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
-            "instances": instances_witness(),
+            "instances": instances_witness(ctx),
             "zeta": READING_TEXT[reading],
             "eta_c": "prescribed_thm_4_7 (the printed minimum of four terms)",
             "replicas": replicas(ctx.quick),
@@ -257,11 +252,14 @@ TUNED_STATEMENT = (
 
 @claim(
     f"{PAPER}/thm-4.7:tuned",
-    source="Theorem 4.7, lines 1884-1890",
+    source="Theorem 4.7 (the prescribed eta_c and the tuned bound)",
     statement=TUNED_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
     expect="holds",
 )
 def thm_47_tuned(ctx: Context) -> Evidence:
+    """FedDualAvg at prescribed_thm_4_7's eta_c on the shared-Hessian quadratics: the gap of the output (4.9), exact
+    at sigma = 0 and Monte Carlo means with simultaneous 99% intervals otherwise, against the tuned bound with
+    zeta^2 = Z_het."""
     return _thm47_tuned(ctx, "printed")
 
 
@@ -287,16 +285,18 @@ def _floor_R(quick: bool) -> int:
     return 300 if quick else 2000
 
 
-@cache
-def _floor_runs(quick: bool) -> list:
-    Ks, etas = ((1, 10), (0.25,)) if quick else ((1, 2, 5, 10), (0.25, 1 / 16))
+@family(f"{PAPER}/thm-4.7-floor-runs")
+def _floor_runs(fam: Family) -> list:
+    """Deterministic long runs at fixed eta_c (no draws): the shadow averages of rounds R/2 and R per configuration."""
+    Ks, etas = ((1, 10), (0.25,)) if fam.quick else ((1, 2, 5, 10), (0.25, 1 / 16))
+    R = _floor_R(fam.quick)
     out = []
     for kind in PSIS:
         for K in Ks:
-            for scale in scales(quick):
+            for scale in scales(fam.quick):
                 for eta_L in etas:
-                    inst = instance(kind, 8, scale)
-                    out.append((kind, K, scale, eta_L, inst, *_limit_run(inst, K, _floor_R(quick), eta_L / inst.L)))
+                    inst = instance(fam.profile, kind, 8, scale)
+                    out.append((kind, K, scale, eta_L, inst, *_limit_run(inst, K, R, eta_L / inst.L)))
     return out
 
 
@@ -306,32 +306,29 @@ def _floor_seen(row: dict, mid: str, last: str) -> bool:
 
 
 def _floor(ctx: Context, reading: str) -> Evidence:
-    measured, bound, grid, table = [], [], {}, []
+    points, table = Points(), []
     R = _floor_R(ctx.quick)
     mid, last = f"Phi(z_{R // 2}) - Phi*", f"Phi(z_{R}) - Phi*"
-    for kind, K, scale, eta_L, inst, z_mid, z_last in _floor_runs(ctx.quick):
+    for kind, K, scale, eta_L, inst, z_mid, z_last in _floor_runs(ctx):
         eta_c = eta_L / inst.L
-        measured.append(float(inst.phi_gap(z_last)))
-        bound.append(14 * eta_c**2 * inst.L * K**2 * inst.zeta2(reading))
+        gap = float(inst.phi_gap(z_last))
+        bound = 14 * eta_c**2 * inst.L * K**2 * inst.zeta2(reading)
         labels = {"psi": kind, "K": K, "s_het": scale, "eta_c L": eta_L}
-        record(grid, **labels)
+        points.add(gap, bound, **labels)
         table.append(
             {
                 **labels,
                 mid: float(inst.phi_gap(z_mid)),
-                last: measured[-1],
+                last: gap,
                 f"||z_{R} - z_{R // 2}||_2": float(np.linalg.norm(z_last - z_mid)),
-                "R-independent part of (4.37)": bound[-1],
+                "R-independent part of (4.37)": bound,
             }
         )
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
-            "instances": instances_witness(),
+            "instances": instances_witness(ctx),
             "zeta": READING_TEXT[reading],
             "measured": f"Phi(z_R) - Phi*, R = {R}, z_r the shadow average of round r (exact "
             "deterministic runs, M = 8): x^ of (4.9) is the running mean of z_1, ..., z_R, so lim_R Phi(x^) - Phi* = "
@@ -360,9 +357,12 @@ FLOOR_STATEMENT = (
 
 @claim(
     f"{PAPER}/thm-4.7:fixed-eta-floor",
-    source="Theorem 4.7, (4.37), line 2312: its right side at fixed eta_c as R -> infinity (spec section 3.3)",
+    source="Theorem 4.7, (4.37): its right side at fixed eta_c as R -> infinity",
     statement=FLOOR_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
     expect="holds",
 )
 def thm_47_floor(ctx: Context) -> Evidence:
+    """Deterministic FedDualAvg at fixed eta_c (M = 8, exact gradients) for R rounds: Phi(z_R) - Phi* of the last
+    shadow average, which the output (4.9) tends to, against the R-independent part of (4.37) with
+    zeta^2 = Z_het."""
     return _floor(ctx, "printed")

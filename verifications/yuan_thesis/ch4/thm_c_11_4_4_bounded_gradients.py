@@ -8,13 +8,11 @@ Readings (stated in each claim):
 * "<~" (4.8), (4.10), (4.11): read with the absolute constant of the explicit version (4 for (4.8) and (4.10),
   5 for (4.11)); fitted exponents in ``R`` are reported in the witnesses.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 4.4 at 1844-1854, Remark 4.5 at 1858, Assumption C.1 at
-4539, Theorem C.11 at 4551-4563 (proof 4585-4599).
+Printed objects: Theorem 4.4, Remark 4.5, Assumption C.1, Theorem C.11 and its proof.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import product
 
 import numpy as np
@@ -22,9 +20,11 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 
 from .printed_steps import prescribed_thm_c11
-from .rates_instances import NOISE, PAPER, Entries, Instance, instance, instances, run_rng
+from .rates_instances import NOISE, PAPER, Instance, instance, instances, mc_evidence
 
 C11_KINDS = ("logistic-l1", "quadratic-ball")
 
@@ -38,25 +38,24 @@ def _c11_grid(quick: bool) -> dict:
     }
 
 
-@cache
-def _ergodic_gaps(kind: str, M: int, K: int, s: float, eta_c: float, R: int, S: int) -> np.ndarray:
-    """``Phi(xhat) - Phi*`` of the output (4.9) (line 1846) of FedDualAvg (``eta_s = 1``) after ``r = 1..R`` rounds,
+@family(f"{PAPER}/ch4-rates-run:ergodic")
+def _ergodic_gaps(fam: Family, kind: str, M: int, K: int, s: float, eta_c: float, R: int, S: int) -> np.ndarray:
+    """``Phi(xhat) - Phi*`` of the output (4.9) of FedDualAvg (``eta_s = 1``) after ``r = 1..R`` rounds,
     ``xhat = (1/(K r)) sum_{rho < r} sum_{k=1}^K grad (h + eta~^{(rho,k)} psi)^*(ybar^{(rho,k)})``: shape (R, S)."""
-    inst = instance(kind, M, s)
+    inst = instance(fam.profile, kind, M, s)
     params = fco.CompositeParams("FedDualAvg", eta_c, K, M)
-    rng = run_rng(f"ergodic:{kind}:{M}:{K}:{s}:{eta_c!r}:{R}:{S}")
-    traj = fco.run(inst.oracle, inst.mirror, inst.x0, params, R, rng, S=S, ergodic=True)
+    traj = fco.run(inst.oracle, inst.mirror, inst.x0, params, R, fam.rng(), S=S, ergodic=True)
     return inst.phi(traj.x_hat[1:]) - inst.phi_star
 
 
 def _c3_bound(inst: Instance, K: int, R: int, eta_c: float) -> float:
-    """(C.3), line 4553: ``B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L (K - 1)^2 G^2``."""
+    """(C.3): ``B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L (K - 1)^2 G^2``."""
     return inst.B2 / (eta_c * K * R) + eta_c * inst.sigma**2 / inst.M + 4 * eta_c**2 * inst.L * (K - 1) ** 2 * inst.G**2
 
 
 def _c11_tuned_terms(inst: Instance, K: int, R: int) -> tuple[float, float, float]:
     """``L B^2/(KR)``, ``sigma B/(MKR)^(1/2)``, ``L^(1/3) B^(4/3) G^(2/3)/R^(2/3)`` (the terms of (4.11) and of the
-    tuned bound of Theorem C.11, lines 1854 and 4563)."""
+    tuned bound of Theorem C.11)."""
     L, B, G = inst.L, inst.B, inst.G
     return (
         L * B**2 / (K * R),
@@ -75,16 +74,16 @@ def _c11_bound(mode: str, inst: Instance, K: int, R: int, eta_c: float) -> float
     return 4 * terms[0] + 2 * terms[1] + 5 * terms[2] if mode == "tuned" else 5 * sum(terms)
 
 
-def _c11_entries(quick: bool, kinds, mode: str, MK=None) -> tuple[Entries, dict]:
+def _c11_entries(ctx: Context, kinds, mode: str, MK=None) -> tuple[Points, dict]:
     """Entries of (C.3) (``mode = "c3"``, eta_c L on a grid, one run serves every R), of (4.10) read with constant 4
     (``"4.10"``), of the tuned bound (``"tuned"``: prescribed eta_c per R) and of (4.11) read with constant 5
     (``"4.11"``). sigma = 0 exact, sigma = 0.5 Monte Carlo. The witness holds the fitted exponent in R at sigma = 0.
-    ``MK`` overrides the grid's (M, K) pairs."""
-    g = _c11_grid(quick)
-    entries, exponents = Entries(), {}
+    ``MK`` overrides the grid's (M, K) pairs. Each entry's measured value is its sample array."""
+    g = _c11_grid(ctx.quick)
+    entries, exponents = Points(), {}
     tuned = mode in ("tuned", "4.11")
     for kind, (M, K), s in product(kinds, MK or g["MK"], (0.0, NOISE)):
-        inst = instance(kind, M, s)
+        inst = instance(ctx, kind, M, s)
         S = 1 if s == 0 else g["S"]
         steps = [None] if tuned else [c / inst.L for c in g["eta_c L"]]
         for eta_c in steps:
@@ -92,10 +91,10 @@ def _c11_entries(quick: bool, kinds, mode: str, MK=None) -> tuple[Entries, dict]
             for R in g["rounds"]:
                 if tuned:
                     eta_c_R = prescribed_thm_c11(inst.L, inst.B, inst.sigma, inst.G, M, K, R).eta_c
-                    gaps = _ergodic_gaps(kind, M, K, s, eta_c_R, R, S)[-1]
+                    gaps = _ergodic_gaps(ctx, kind, M, K, s, eta_c_R, R, S)[-1]
                 else:
                     eta_c_R = eta_c
-                    gaps = _ergodic_gaps(kind, M, K, s, eta_c, max(g["rounds"]), S)[R - 1]
+                    gaps = _ergodic_gaps(ctx, kind, M, K, s, eta_c, max(g["rounds"]), S)[R - 1]
                 bound = _c11_bound(mode, inst, K, R, eta_c_R)
                 entries.add(gaps, bound, kind=kind, M=M, K=K, R=R, sigma=inst.sigma, eta_c_L=eta_c_R * inst.L)
                 curve.append(float(np.mean(gaps)))
@@ -119,42 +118,47 @@ _C11_GRID = (
 
 
 def _c11_evidence(ctx: Context, kinds, mode: str, reading: str) -> Evidence:
-    entries, exponents = _c11_entries(ctx.quick, kinds, mode)
+    entries, exponents = _c11_entries(ctx, kinds, mode)
     witness = {
         "measured": "E Phi(xhat) - Phi(x*), xhat the output (4.9)",
         "reading": reading,
         "fitted exponent in R at sigma = 0 (measured / bound)": exponents,
-        "instances": instances(kinds),
+        "instances": instances(ctx, kinds),
     }
-    return entries.evidence(witness)
+    return mc_evidence(entries, witness)
 
 
 @claim(
     f"{PAPER}/eq-c.3",
-    source="Theorem C.11, (C.3), lines 4551-4555",
+    source="Theorem C.11, (C.3)",
     statement="For any eta_c <= 1/(4L): E Phi(xhat) - Phi(x*) <= B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L "
     f"(K - 1)^2 G^2; eta_c L in {{1/4, 1/16}} (1/64 too in full); {_C11_GRID}.",
     expect="holds",
 )
 def eq_c3(ctx: Context) -> Evidence:
+    """FedDualAvg (eta_s = 1, output (4.9)) on logistic-l1 and quadratic-ball at fixed eta_c L in {1/4, 1/16}, one run
+    per step size serving every R: exact at sigma = 0, Monte Carlo means with simultaneous 99% intervals at
+    sigma = 0.5, against (C.3) with the certified constants."""
     return _c11_evidence(ctx, C11_KINDS, "c3", "as printed (explicit constants)")
 
 
 @claim(
     f"{PAPER}/thm-c.11:tuned",
-    source="Theorem C.11, lines 4557-4563",
+    source="Theorem C.11, its tuned bound",
     statement="With eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))} "
     "(prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
     f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}.",
     expect="holds",
 )
 def thm_c11_tuned(ctx: Context) -> Evidence:
+    """FedDualAvg at prescribed_thm_c11's eta_c, one run per R, on logistic-l1 and quadratic-ball: exact at
+    sigma = 0, Monte Carlo means with simultaneous 99% intervals at sigma = 0.5, against the tuned bound (4, 2, 5)."""
     return _c11_evidence(ctx, C11_KINDS, "tuned", "as printed (explicit constants)")
 
 
 @claim(
     f"{PAPER}/eq-4.10",
-    source="Theorem 4.4, (4.10), lines 1844-1850",
+    source="Theorem 4.4, (4.10)",
     statement="E Phi(xhat) - Phi(x*) <~ B^2/(eta_c K R) + eta_c sigma^2/M + eta_c^2 L K^2 G^2 for every eta_c <= "
     "1/(4L), '<~' read with the absolute constant 4 that (C.3) gives ((K - 1)^2 <= K^2); eta_c L in {1/4, 1/16}; "
     f"{_C11_GRID}; fitted exponents in R in the witness (at fixed eta_c the bound does not vanish, so they are "
@@ -162,12 +166,14 @@ def thm_c11_tuned(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_410(ctx: Context) -> Evidence:
+    """The runs of eq-c.3 against (4.10) with '<~' read as the constant 4 that (C.3) gives; exact at sigma = 0,
+    Monte Carlo means with simultaneous 99% intervals at sigma = 0.5."""
     return _c11_evidence(ctx, C11_KINDS, "4.10", "'<~' with constant 4 (from (C.3): 1, 1, 4 and (K-1)^2 <= K^2)")
 
 
 @claim(
     f"{PAPER}/eq-4.11",
-    source="Theorem 4.4, (4.11), lines 1852-1854",
+    source="Theorem 4.4, (4.11)",
     statement="For some eta_c (the one of Theorem C.11's proof, prescribed_thm_c11): E Phi(xhat) - Phi(x*) <~ "
     "LB^2/(KR) + sigma B/(M K R)^(1/2) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3), '<~' read with the absolute constant 5 of "
     f"Theorem C.11's tuned bound (4, 2, 5); {_C11_GRID}; fitted exponent in R of the measured gap and of the bound at "
@@ -175,12 +181,14 @@ def eq_410(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_411(ctx: Context) -> Evidence:
+    """The runs of thm-c.11:tuned against (4.11) with '<~' read as the constant 5 of Theorem C.11's tuned bound;
+    exact at sigma = 0, Monte Carlo means with simultaneous 99% intervals at sigma = 0.5."""
     return _c11_evidence(ctx, C11_KINDS, "4.11", "'<~' with constant 5 (Theorem C.11's tuned bound has 4, 2, 5)")
 
 
 @claim(
     f"{PAPER}/remark-4.5:generality",
-    source="Remark 4.5, line 1858 ('general Bregman divergence induced by h, and arbitrary norm')",
+    source="Remark 4.5 ('general Bregman divergence induced by h, and arbitrary norm')",
     statement="(C.3) and Theorem C.11's tuned bound in a non-Euclidean geometry: norm l1 / dual linf, h = d^(2/q) "
     "||x||_p^2/(2(p-1)) with p = 1 + 1/ln d (1-strongly convex w.r.t. l1), B^2 = D_h(x*, 0), L = max_m max_j "
     "(1/(4n)) sum_i a_mij^2 (l1-smoothness), sigma = s/sqrt(d), G = sup ||grad f||_inf, on logistic-l1 (psi = "
@@ -190,16 +198,19 @@ def eq_411(ctx: Context) -> Evidence:
     expect="holds",
 )
 def remark_45_generality(ctx: Context) -> Evidence:
+    """FedDualAvg on logistic-l1-pnorm (l1 / linf geometry, p-norm h) with certified constants, at fixed eta_c and
+    at prescribed_thm_c11's eta_c: exact at sigma = 0, Monte Carlo means with simultaneous 99% intervals at
+    sigma = 0.5, against (C.3) and the tuned bound."""
     MK = ((2, 1), (8, 5)) if ctx.quick else None
-    c3, exp_c3 = _c11_entries(ctx.quick, ("logistic-l1-pnorm",), "c3", MK)
-    tuned, exp_tuned = _c11_entries(ctx.quick, ("logistic-l1-pnorm",), "tuned", MK)
-    for i, (m, b) in enumerate(zip(tuned.samples, tuned.bounds)):
+    c3, exp_c3 = _c11_entries(ctx, ("logistic-l1-pnorm",), "c3", MK)
+    tuned, exp_tuned = _c11_entries(ctx, ("logistic-l1-pnorm",), "tuned", MK)
+    for i, (m, b) in enumerate(zip(tuned.measured, tuned.bound)):
         c3.add(m, b, **{k: v[i] for k, v in tuned.grid.items()})
-    n = len(c3.bounds)
-    c3.grid["bound"] = ["(C.3)"] * (n - len(tuned.bounds)) + ["tuned"] * len(tuned.bounds)
+    n = len(c3)
+    c3.grid["bound"] = ["(C.3)"] * (n - len(tuned)) + ["tuned"] * len(tuned)  # which bound: a grid column of its own
     witness = {
         "measured": "E Phi(xhat) - Phi(x*), xhat the output (4.9)",
         "fitted exponent in R at sigma = 0 (measured / bound)": {"(C.3)": exp_c3, "tuned": exp_tuned},
-        "instances": instances(("logistic-l1-pnorm",)),
+        "instances": instances(ctx, ("logistic-l1-pnorm",)),
     }
-    return c3.evidence(witness)
+    return mc_evidence(c3, witness)
