@@ -49,7 +49,7 @@ from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
 from .prox_averaging import AveragingExample
 from .quadratic import FederatedQuadratic
-from .synthetic import a9a_like, epsilon_like, logistic_data, sparse_regression_data
+from .synthetic import a9a_like, epsilon_like, logistic_data, random_rotation, sparse_regression_data, spd_matrix
 
 __all__ = [
     "AveragingExample",
@@ -92,11 +92,13 @@ __all__ = [
     "heterogeneous_regression",
     "logistic_data",
     "ls_instance",
+    "random_rotation",
     "recovered_rank",
     "residual_norm_instance",
     "residual_norm_tikhonov",
     "sparse_logistic_sessions",
     "sparse_regression_data",
+    "spd_matrix",
     "support_recovery",
     "tikhonov_gap",
     "tikhonov_path",

@@ -9,8 +9,28 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import generator, positive, positive_int
+from ..errors import InvalidParameterError
 from .least_squares import LeastSquares
 from .logistic import LogisticRegression
+
+
+def random_rotation(rng: np.random.Generator, d: int) -> np.ndarray:
+    """A ``d x d`` orthogonal matrix: the ``Q`` factor of a matrix of ``d^2`` standard normal draws (Haar-distributed
+    up to the signs of its columns). Draws ``rng.normal(size=(d, d))``."""
+    rng = generator("rng", rng)
+    Q, _ = np.linalg.qr(rng.normal(size=(positive_int("d", d), d)))
+    return Q
+
+
+def spd_matrix(rotation, eigenvalues) -> np.ndarray:
+    """``Q diag(eigenvalues) Q'``: the symmetric matrix with eigenvectors the columns of ``rotation``."""
+    Q = np.asarray(rotation, dtype=float)
+    lam = np.asarray(eigenvalues, dtype=float)
+    if Q.ndim != 2 or Q.shape != (lam.size, lam.size):
+        raise InvalidParameterError(
+            "rotation", f"a ({lam.size}, {lam.size}) matrix, one column per eigenvalue", Q.shape
+        )
+    return Q @ np.diag(lam) @ Q.T
 
 
 def logistic_data(

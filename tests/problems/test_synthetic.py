@@ -1,10 +1,11 @@
-"""The epsilon-like generator (``fedtheory.problems.synthetic.epsilon_like``): unit-norm dense rows, the Zipf-type
-feature spectrum, and logistic labels with the documented Bayes accuracy."""
+"""Seeded generators (``fedtheory.problems.synthetic``): the epsilon-like data (unit-norm dense rows, the Zipf-type
+feature spectrum, logistic labels with the documented Bayes accuracy) and random rotations and SPD matrices."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rounding import gamma
 from scipy.special import expit
 
 from fedtheory.errors import InvalidParameterError
@@ -86,3 +87,20 @@ def test_labels_follow_the_logistic_model(signal, low, high):
 def test_rejects_bad_parameters(kwargs, name):
     with pytest.raises(InvalidParameterError, match=name):
         epsilon_like(np.random.default_rng(0), **kwargs)
+
+
+@given(seed=st.integers(0, 10_000), d=st.integers(1, 6))
+def test_random_spd_matrices_have_the_requested_spectrum(seed, d):
+    from fedtheory.problems import random_rotation, spd_matrix
+
+    rng = np.random.default_rng(seed)
+    Q = random_rotation(rng, d)
+    # Householder QR: Q is orthogonal to O(d^2 u) (Higham, Thm 19.4), plus the rounding of the product
+    np.testing.assert_allclose(Q.T @ Q, np.eye(d), rtol=0, atol=gamma(4 * d * d))
+    lam = np.geomspace(1.0, 1e-3, d)
+    A = spd_matrix(Q, lam)
+    np.testing.assert_allclose(A, A.T, rtol=0, atol=2 * d * gamma(d))
+    np.testing.assert_allclose(np.linalg.eigvalsh(A)[::-1], lam, rtol=0, atol=gamma(8 * d * d))  # ||A|| = 1
+    np.testing.assert_array_equal(Q, np.linalg.qr(np.random.default_rng(seed).normal(size=(d, d)))[0])
+    with pytest.raises(InvalidParameterError, match="rotation"):
+        spd_matrix(Q, np.ones(d + 1))
