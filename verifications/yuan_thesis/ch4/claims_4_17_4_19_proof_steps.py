@@ -14,6 +14,7 @@ from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
+from fedtheory.problems import random_rotation, spd_matrix
 from fedtheory.regularizers import L2Ball
 
 from .quadratic_heterogeneity import (
@@ -87,8 +88,7 @@ def claim_418_corrected(ctx: Context) -> Evidence:
 
 
 def _random_spd(rng: np.random.Generator, d: int, condition: float) -> np.ndarray:
-    U, _ = np.linalg.qr(rng.standard_normal((d, d)))
-    return U @ np.diag(np.geomspace(1.0, 1.0 / condition, d)) @ U.T
+    return spd_matrix(random_rotation(rng, d), np.geomspace(1.0, 1.0 / condition, d))
 
 
 @claim(

@@ -34,7 +34,7 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context
 from fedtheory.harness.family import Family, family
-from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems import FederatedQuadratic, random_rotation, spd_matrix
 from fedtheory.regularizers import L1, Box, ElasticNet, L1Ball, L2Ball, Masked, NuclearNorm, Simplex, SquaredL2
 
 REGISTERS_CLAIMS = False  # shared instances; the claims are in the sibling modules
@@ -115,8 +115,7 @@ class Geometry:
 
 def random_spd(rng: np.random.Generator, d: int, condition: float = 20.0) -> np.ndarray:
     """``Q diag(lam) Q'`` with log-spaced eigenvalues in ``[1/condition, 1]`` and a Haar-like rotation."""
-    Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
-    return Q @ np.diag(np.logspace(-np.log10(condition), 0, d)) @ Q.T
+    return spd_matrix(random_rotation(rng, d), np.logspace(-np.log10(condition), 0, d))
 
 
 @family(f"{PAPER}/convex-analysis-geometries")
