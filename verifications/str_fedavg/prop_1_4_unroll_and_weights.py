@@ -1,14 +1,12 @@
 """Proposition 1 of StR-FedAvg: unrolling of the printed recursion of Appendix D, and the printed output weights of
-Propositions 1 and 4 (spec section 6: V9 (i), (j); section 7, "Averaging weights").
+Propositions 1 and 4.
 
 Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality between printed closed forms, checked
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
-Schedules, theta and B^2: :mod:`.schedule_forms`.
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Lemmas 5-7 at lines 225-238 and 407-414, Propositions 1, 4 at
-242-247, 418-423, Appendix D (Proposition 1) at 774-815, Appendix E at 817-838.
+Schedules, theta and B^2: :mod:`.schedule_forms`. Printed objects: Lemmas 5-7, Propositions 1 and 4, Appendix D
+(proof of Proposition 1) and Appendix E.
 """
 
 from __future__ import annotations
@@ -20,16 +18,17 @@ import sympy as sp
 
 from fedtheory.algorithms.bilevel import printed_weights
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
 
 from .schedule_forms import F
 
 PAPER = "str-fedavg"
 
 
-# --- Proposition 1: unrolling of the printed recursion and the printed output weights (V9 i, j) -------------------
+# --- Proposition 1: unrolling of the printed recursion and the printed output weights -----------------------------
 def _extremal_sequence(x: Fraction, gamma: Fraction, psi: Fraction, e0: Fraction, R: int):
     """(e_0..e_R, g_0..g_{R-1}) meeting the printed recursion e_r <= (1 - x) e_{r-1} - (gamma~/3) g_{r-1} +
-    gamma~^2 Psi (Appendix D, lines 780-783) with equality, g_{r-1} = 0 for r < R and e_R = 0."""
+    gamma~^2 Psi (Appendix D) with equality, g_{r-1} = 0 for r < R and e_R = 0."""
     c = 1 - x
     e, g = [e0], []
     for _ in range(R - 1):
@@ -52,26 +51,27 @@ def _weighted_mean(x: Fraction, g: list[Fraction]) -> tuple[Fraction, Fraction]:
 
 @cache
 def _unroll_symbolic() -> dict[str, str]:
-    """sympy, R = 3: the unrolled recursion against Appendix D's line 797 and line 803."""
+    """sympy, R = 3: the unrolled recursion against the two unrolled forms printed in Appendix D, in powers of
+    c = 1 - x and then of theta = 1/c."""
     e0, c, gt, psi = sp.symbols("e_0 c gamma Psi", positive=True)
     g = sp.symbols("g_0:3", nonnegative=True)
     e = e0
     for r in range(3):
         e = c * e - gt / 3 * g[r] + gt**2 * psi
-    line797 = (
+    c_form = (
         c**3 * e0
         - c**3 * sum(gt / (3 * c**r) * g[r - 1] for r in (1, 2, 3))
         + c**3 * sum(gt**2 / c**r * psi for r in (1, 2, 3))
     )
     theta = 1 / c
-    line803 = (
+    theta_form = (
         theta**-3 * e0
         - gt * theta**-3 * sum(theta**r * g[r - 1] for r in (1, 2, 3))
         + gt**2 * theta**-3 * sum(theta**r * psi for r in (1, 2, 3))
     )
     return {
-        "unrolled e_3 - line 797": str(sp.simplify(e - line797)),
-        "unrolled e_3 - line 803": str(sp.factor(sp.simplify(e - line803))),
+        "unrolled e_3 - line 797": str(sp.simplify(e - c_form)),
+        "unrolled e_3 - line 803": str(sp.factor(sp.simplify(e - theta_form))),
     }
 
 
@@ -94,9 +94,9 @@ def _steady_sequence(L_h: Fraction, L_f: Fraction, mu: Fraction, eta: Fraction, 
 _STEADY = ((F(1), F(1), F(1), F(1, 10)), (F(1), F(1), F(1), F(1, 2)), (F(1, 2), F(2), F(1, 2), F(1, 10)))
 
 
-def _unroll_rows(factor: int):
-    """(measured, printed bound x factor, label) for the extremal and the steady sequences."""
-    rows = []
+def _unroll_points(factor: int) -> Points:
+    """Measured theta-weighted means against the printed bound x factor, for the extremal and the steady sequences."""
+    points = Points()
     for R in (1, 2, 3, 5, 10, 50):
         for x in (F(1, 100), F(1, 10), F(1, 2)):
             for gamma in (F(1, 10), F(1)):
@@ -104,13 +104,13 @@ def _unroll_rows(factor: int):
                     _, g = _extremal_sequence(x, gamma, psi, F(1), R)
                     mean, total = _weighted_mean(x, g)
                     label = f"extremal: R={R}, x={x}, gamma~={gamma}, Psi={psi}"
-                    rows.append((mean, factor * (1 / (gamma * total) + gamma * psi), label))
+                    points.add(mean, factor * (1 / (gamma * total) + gamma * psi), sequence=label)
     for L_h, L_f, mu, eta in _STEADY:
         for R in (10, 100, 1000, 10000):
             g, total, e, gamma, _ = _steady_sequence(L_h, L_f, mu, eta, R)
             label = f"steady: L_h={L_h}, L_f={L_f}, mu_f={mu}, eta={eta}, R={R}, Psi=1"
-            rows.append((g, factor * (e / (gamma * total) + gamma), label))
-    return rows
+            points.add(g, factor * (e / (gamma * total) + gamma), sequence=label)
+    return points
 
 
 _UNROLL_SEQUENCES = (
@@ -124,19 +124,20 @@ _UNROLL_SEQUENCES = (
 
 @claim(
     f"{PAPER}/prop-1:proof-unroll",
-    source="Appendix D (proof of Proposition 1), lines 780-815; Proposition 1, lines 244-247",
+    source="Appendix D (proof of Proposition 1); Proposition 1",
     statement="The printed recursion e_r <= (1 - 0.5 eta mu_f gamma~) e_{r-1} - (gamma~/3) g_{r-1} + gamma~^2 Psi "
     "(e_r = E||xbar^r - x_eta^*||^2, g_r = E[f_eta(xbar^r) - f_eta^*], Psi = Psi_1 + gamma~ Psi_2), the only input of "
     "Appendix D besides Jensen, implies the printed Proposition 1 bound for the theta-weighted mean: sum_r theta^r "
     "g_{r-1}/sum_r theta^r <= e_0/(gamma~ sum_r theta^r) + gamma~ Psi. Evaluated on sequences satisfying the "
     "recursion: " + _UNROLL_SEQUENCES + ". The sequences are not claimed to come from runs of Algorithm 1 "
-    "(Proposition 1 along runs is V7).",
+    "(Proposition 1 along runs is the claim prop-1).",
     expect="fails",
 )
 def proof_unroll(ctx: Context) -> Evidence:
-    measured, bound, labels = zip(*_unroll_rows(1))
-    return Evidence(
-        measured=list(measured), bound=list(bound), relation="<=", grid={"sequence": list(labels)},
+    """Exact rationals on sequences meeting the printed recursion (extremal and steady, module constants), against
+    the printed Proposition 1 bound; sympy unrolls the recursion at R = 3 against Appendix D's two printed forms."""
+    return _unroll_points(1).evidence(
+        "<=",
         witness={
             "sympy (R = 3)": _unroll_symbolic(),
             "reading": "summing theta^r e_r <= theta^(r-1) e_(r-1) - (gamma~/3) theta^r g_(r-1) + gamma~^2 Psi theta^r "
@@ -150,7 +151,7 @@ def proof_unroll(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-1:proof-unroll:corrected",
-    source="Appendix D, lines 780-815 (corrected constant); cf. Proposition 4, lines 422-423",
+    source="Appendix D (corrected constant); cf. Proposition 4",
     statement="The printed recursion implies sum_r theta^r g_{r-1}/sum_r theta^r <= 3 e_0/(gamma~ sum_r theta^r) + 3 "
     "gamma~ Psi: exact rationals on 400 seeded random sequences satisfying the recursion (g_{r-1} and the slack drawn "
     "in [0, max] with 1/100 steps, e_r >= 0; R in 1..20, x in {1/100, 1/10, 1/2}, gamma~ in {1/10, 1}, Psi in {0, "
@@ -158,8 +159,10 @@ def proof_unroll(ctx: Context) -> Evidence:
     expect="holds",
 )
 def proof_unroll_corrected(ctx: Context) -> Evidence:
+    """Exact rationals on 400 seeded random sequences meeting the printed recursion plus those of prop-1:proof-unroll,
+    against the bound with the constant 3 the recursion supports (Proposition 4 carries it)."""
     rng = ctx.rng(0)
-    rows = _unroll_rows(3)
+    points = _unroll_points(3)
     xs, gammas, psis = (F(1, 100), F(1, 10), F(1, 2)), (F(1, 10), F(1)), (F(0), F(1, 10), F(1))
     for _ in range(400):
         R = int(rng.integers(1, 21))
@@ -171,37 +174,37 @@ def proof_unroll_corrected(ctx: Context) -> Evidence:
             rest = top - gamma / 3 * g[-1]
             e = rest - F(int(rng.integers(0, 101)), 100) * rest
         mean, total = _weighted_mean(x, g)
-        rows.append((mean, 3 / (gamma * total) + 3 * gamma * psi, f"random: R={R}, x={x}, gamma~={gamma}, Psi={psi}"))
-    measured, bound, labels = zip(*rows)
-    return Evidence(measured=list(measured), bound=list(bound), relation="<=", grid={"sequence": list(labels)})
+        label = f"random: R={R}, x={x}, gamma~={gamma}, Psi={psi}"
+        points.add(mean, 3 / (gamma * total) + 3 * gamma * psi, sequence=label)
+    return points.evidence("<=")
 
 
-def _printed_weight_sums(thetas, Rs):
-    """Exact sums of the printed output weights theta^r/sum_{r^=1}^{R-1} theta^r, r = 1..R (lines 244, 420)."""
-    measured, grid = [], {"theta": [], "R": []}
+def _printed_weight_sums(thetas, Rs) -> Points:
+    """Exact sums of the printed output weights theta^r/sum_{r^=1}^{R-1} theta^r, r = 1..R (Propositions 1 and 4)."""
+    points = Points()
     for theta in thetas:
         for R in Rs:
             weights = printed_weights(theta, R)
             if min(weights) <= 0:
                 raise RuntimeError("printed weights should be positive")
-            measured.append(sum(weights))
-            grid["theta"].append(str(theta))
-            grid["R"].append(R)
-    return measured, grid
+            points.add(sum(weights), theta=str(theta), R=R)
+    return points
 
 
 @claim(
     f"{PAPER}/prop-1:avg",
-    source="Proposition 1, line 244 (used in Appendix D, lines 805-807)",
+    source="Proposition 1 (used in Appendix D)",
     statement="The printed output xbar^R = sum_{r=1}^R [theta^r/sum_{r^=1}^{R-1} theta^r] xbar^{r-1} is an average "
-    "(its weights sum to 1), as Jensen's inequality at line 807 needs: exact weight sums for theta in {1 + 1/1000, 1 "
+    "(its weights sum to 1), as Jensen's inequality needs: exact weight sums for theta in {1 + 1/1000, 1 "
     "+ 1/100, 1 + 1/10, 2} (theta > 1 as mu_f > 0), R = 2..40. At R = 1 the normalizer is an empty sum (0).",
     expect="fails",
 )
 def prop1_avg(ctx: Context) -> Evidence:
-    measured, grid = _printed_weight_sums((1 + F(1, 1000), 1 + F(1, 100), 1 + F(1, 10), F(2)), range(2, 41))
-    return Evidence(
-        measured=measured, bound=Fraction(1), relation="==", grid=grid,
+    """Exact sums of the printed weights (theta in {1 + 1/1000, 1 + 1/100, 1 + 1/10, 2}, R = 2..40) against 1; the
+    closed form of the sum is in the witness."""
+    points = _printed_weight_sums((1 + F(1, 1000), 1 + F(1, 100), 1 + F(1, 10), F(2)), range(2, 41))
+    return points.evidence(
+        "==", bound=Fraction(1),
         witness={"closed form": "sum = sum_1^R theta^r/sum_1^(R-1) theta^r = 1 + theta^R (theta - 1)/(theta^R - "
                  "theta) > 1, -> theta as R -> oo; line 805 multiplies by sum_1^R theta^r, which the weights cannot "
                  "cancel", "R = 1": "weights theta/0: undefined"},
@@ -210,17 +213,16 @@ def prop1_avg(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-4:avg",
-    source="Proposition 4, line 420 (theta = 1 as mu_f = 0; Appendix E uses the uniform average, lines 833-835)",
+    source="Proposition 4 (theta = 1 as mu_f = 0; Appendix E uses the uniform average)",
     statement="The printed output of Proposition 4 (the formula of Proposition 1 with mu_f = 0, so theta = 1: weights "
     "1/(R - 1), r = 1..R) is an average: exact weight sums for R = 2..200. At R = 1 the normalizer is 0.",
     expect="fails",
 )
 def prop4_avg(ctx: Context) -> Evidence:
-    measured, grid = _printed_weight_sums((F(1),), range(2, 201))
-    return Evidence(
-        measured=measured,
+    """Exact sums of the printed weights at theta = 1 (R = 2..200) against 1; closed form R/(R - 1) in the
+    witness."""
+    return _printed_weight_sums((F(1),), range(2, 201)).evidence(
+        "==",
         bound=Fraction(1),
-        relation="==",
-        grid=grid,
         witness={"closed form": "R/(R - 1); Appendix E's Jensen step uses (1/R) sum_r xbar^(r-1)"},
     )

@@ -1,14 +1,11 @@
-"""Remark 2's (a, b) choices and the (a, b) range of Theorem 2 Case i of StR-FedAvg (spec section 6: V9; section 7,
-"Schedules").
+"""Remark 2's (a, b) choices and the (a, b) range of Theorem 2 Case i of StR-FedAvg.
 
 Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality between printed closed forms, checked
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
-Schedules, theta and B^2: :mod:`.schedule_forms`.
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Algorithm 1 at lines 57-74, Theorem 1 at 129-147, Theorem 2 at
-149-164, Remark 2 at 166-168, Proposition 6 at 493-521.
+Schedules, theta and B^2: :mod:`.schedule_forms`. Printed objects: Algorithm 1, Theorems 1 and 2, Remark 2,
+Proposition 6.
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from fractions import Fraction
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
 
 from .schedule_forms import R_, F, a_, b_
 
@@ -27,16 +25,18 @@ PAPER = "str-fedavg"
 # --- Remark 2 and the (a, b) range of Theorem 2 ----------------------------------------------------------------------
 @claim(
     f"{PAPER}/remark-2",
-    source="Remark 2, line 168 (against Algorithm 1 line 59, Theorem 1 lines 131-136, Theorem 2 lines 153-155)",
+    source="Remark 2 (against Algorithm 1, Theorem 1 and Theorem 2)",
     statement="Table 1's choices a = 2/3, b = 1/3 (strongly convex) and a = 1/2, b = 1/4 (convex) satisfy the "
     "hypotheses and the well-posedness of the theorems they are plugged into: 0 < b < a <= 1 (both); b < 1 (eta^ of "
-    "Theorem 1) and a + b = 1 (the exact substitution of line 383, thm-1:proof-subst) for the strongly convex pair; a "
-    "+ b < 1 and a < 1 (root indices 1 - (a+b) and 1 - a of Theorem 2 (i-1), (i-2)) for the convex pair; 2a - b > 0 "
-    "and a - b > 0 (root indices of Theorems 1-2 (i-1)) for both. Exact rational indicator per condition.",
+    "Theorem 1) and a + b = 1 (the exact substitution of the proof of Theorem 1, thm-1:proof-subst) for the strongly "
+    "convex pair; a + b < 1 and a < 1 (root indices 1 - (a+b) and 1 - a of Theorem 2 (i-1), (i-2)) for the convex "
+    "pair; 2a - b > 0 and a - b > 0 (root indices of Theorems 1-2 (i-1)) for both. Exact rational indicator per "
+    "condition.",
     expect="holds",
 )
 def remark2(ctx: Context) -> Evidence:
-    measured, names = [], []
+    """Exact rational indicators (1 when it holds) of each hypothesis at Table 1's two (a, b) choices, against 1."""
+    points = Points()
     for setting, (a, b) in (("strongly convex", (F(2, 3), F(1, 3))), ("convex", (F(1, 2), F(1, 4)))):
         conditions = [("0 < b", 0 < b), ("b < a", b < a), ("a <= 1", a <= 1), ("2a - b > 0", 2 * a - b > 0),
                       ("a - b > 0", a - b > 0)]  # fmt: skip
@@ -45,14 +45,13 @@ def remark2(ctx: Context) -> Evidence:
         else:
             conditions += [("a + b < 1", a + b < 1), ("a < 1", a < 1)]
         for text, ok in conditions:
-            measured.append(Fraction(int(ok)))
-            names.append(f"{setting} (a, b) = ({a}, {b}): {text}")
-    return Evidence(measured=measured, bound=Fraction(1), relation="==", grid={"condition": names})
+            points.add(Fraction(int(ok)), condition=f"{setting} (a, b) = ({a}, {b}): {text}")
+    return points.evidence("==", bound=Fraction(1))
 
 
 @claim(
     f"{PAPER}/thm-2:i:ab-range",
-    source="Theorem 2 Case i, lines 153-155; Proposition 6 (i-1), (i-2), lines 499-503",
+    source="Theorem 2 Case i; Proposition 6 (i-1), (i-2)",
     statement="Over Theorem 2 Case i's range 'some 0 < b < a <= 1', the Q~ terms of the bounds the rates come from "
     "decay in R: 3 Q~^2/(eta gamma~ R) (f-gap, Proposition 6 (i-2)) and 3 Q~^2/(gamma~ R) (h-gap, (i-1)) at gamma~ = "
     "R^-a, eta = R^-b; their decay exponents (sympy: 1 - (a+b) and 1 - a, the printed root indices of (i-1), (i-2)) "
@@ -60,19 +59,19 @@ def remark2(ctx: Context) -> Evidence:
     expect="fails",
 )
 def thm2_ab_range(ctx: Context) -> Evidence:
+    """sympy reads the decay exponents of the two Q~ terms at gamma~ = R^-a, eta = R^-b; exact rationals on the grid
+    a = k/12, b = j/12 (1 <= j < k <= 12), against 0."""
     terms = {"f-gap (i-1)": 3 / (R_**-b_ * R_**-a_ * R_), "h-gap (i-2)": 3 / (R_**-a_ * R_)}
     decay = {k: -sp.powsimp(v / 3, force=True).as_base_exp()[1] for k, v in terms.items()}
-    measured, grid = [], {"term": [], "a": [], "b": []}
+    points = Points()
     for k in range(1, 13):
         for j in range(1, k):
             a, b = sp.Rational(k, 12), sp.Rational(j, 12)
             for name, expr in decay.items():
                 value = sp.Rational(expr.subs({a_: a, b_: b}))
-                measured.append(Fraction(int(value.p), int(value.q)))
-                for key, v in zip(grid, (name, str(a), str(b))):
-                    grid[key].append(v)
-    return Evidence(
-        measured=measured, bound=Fraction(0), relation=">", grid=grid,
+                points.add(Fraction(int(value.p), int(value.q)), term=name, a=str(a), b=str(b))
+    return points.evidence(
+        ">", bound=Fraction(0),
         witness={"sympy decay exponents": {k: str(v) for k, v in decay.items()},
                  "reading": "for a + b >= 1 (e.g. Table 1's strongly convex (2/3, 1/3)) the f-gap bound does not go "
                  "to 0 and (Q~^2/eps)^(1/(1-(a+b))) is undefined; a = 1 does the same to the h-gap"},

@@ -1,18 +1,16 @@
-"""Rounds exponents of the explicit bounds of StR-FedAvg / IPIR-FedAvg (spec section 6: V19), shared by the complexity
-claims (:mod:`.thm_1_2_rounds_exponents`, :mod:`.tab_1_remark_4_communication`; :mod:`.thm_3_proof_subst_descent`
-uses the sympy symbols). No claims.
+"""Rounds exponents of the explicit bounds of StR-FedAvg / IPIR-FedAvg, shared by the complexity claims
+(:mod:`.thm_1_2_rounds_exponents`, :mod:`.tab_1_remark_4_communication`; :mod:`.thm_3_proof_subst_descent` uses the
+sympy symbols). No claims.
 
 Each explicit bound is a sum of terms ``C R^(-e) (ln R)^l``; a term <= eps needs R ~ eps^(-1/e) (ln 1/eps)^(l/e)
 rounds, and a lower bound ``-||grad f(x*)|| (bound/alpha)^(1/kappa) >= -eps`` needs eps^(-kappa/e). Terms are
-transcribed from Propositions 3 and 6 with the theorem's schedule substituted (Theorem 1's proof starts there, lines
-370-373; Theorem 2's proof "is similar", line 524); (e, l) are read off with sympy (``expand_log``). theta^R - 1 =
-(1 - u/R)^(-R) - 1, u = R eta mu_f gamma~/2, is replaced by its asymptotic form found with sympy limits: R^c when
-u ~ c ln R, u when u -> 0, faster than any power when u/ln R -> oo. Q, Q~, W, Y, M, ||grad f(x*)||, alpha are positive
-constants (Q~^2 <= E||xbar^0 - x_eta^*||^2 is read as a constant), and R^(p/2) - 1 ~ R^(p/2), 1 + ln T ~ ln T,
-t - 1 ~ t.
+transcribed from Propositions 3 and 6 with the theorem's schedule substituted (the proof of Theorem 1 starts there;
+Theorem 2's proof "is similar"); (e, l) are read off with sympy (``expand_log``). theta^R - 1 = (1 - u/R)^(-R) - 1,
+u = R eta mu_f gamma~/2, is replaced by its asymptotic form found with sympy limits: R^c when u ~ c ln R, u when
+u -> 0, faster than any power when u/ln R -> oo. Q, Q~, W, Y, M, ||grad f(x*)||, alpha are positive constants
+(Q~^2 <= E||xbar^0 - x_eta^*||^2 is read as a constant), and R^(p/2) - 1 ~ R^(p/2), 1 + ln T ~ ln T, t - 1 ~ t.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Theorem 1 at lines 129-147, Theorem 2 at 149-164, Proposition 3
-at 328-364, proof of Theorem 1 at 368-402, Proposition 6 at 493-521.
+Printed objects: Theorems 1 and 2, Propositions 3 and 6, the proof of Theorem 1.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ t_, T_ = sp.symbols("t T", positive=True)
 kap = sp.Symbol("kappa", positive=True)
 C_lam, G_t, alpha, D0, Yn, Wn, M = sp.symbols("C_lambda gradf_xt alpha D_0 Y_n W_n M", positive=True)
 
-# --- rounds exponents (V19) -----------------------------------------------------------------------------------
+# --- rounds exponents ----------------------------------------------------------------------------------------
 R_ = sp.Symbol("R", positive=True)
 a_, b_, p_, eta_ = sp.symbols("a b p eta", positive=True)
 mu, Q, Qt, W, Y, S, gg, Gx = sp.symbols("mu_f Q Qtilde W Y S gamma_g gradf_xstar", positive=True)
@@ -68,8 +66,8 @@ def _theta_minus_one(u: sp.Expr) -> sp.Expr | None:
 
 
 def _prop3_err(gt: sp.Expr, et: sp.Expr) -> list[sp.Expr | None]:
-    """The three terms of Err_eta of Propositions 1/3 (lines 334-338) with Y/S and W/gamma_g^2 for the brackets:
-    Q^2/(gamma~ sum theta^r) = eta mu_f Q^2/(2(theta^R - 1)) (proof of Theorem 1, line 373), gamma~ Y/S,
+    """The three terms of Err_eta of Propositions 1/3 with Y/S and W/gamma_g^2 for the brackets:
+    Q^2/(gamma~ sum theta^r) = eta mu_f Q^2/(2(theta^R - 1)) (proof of Theorem 1 (i-1)), gamma~ Y/S,
     gamma~^2 W/gamma_g^2."""
     th = _theta_minus_one(sp.simplify(R_ * et * mu * gt / 2))
     return [None if th is None else et * mu * Q**2 / (2 * th), gt * Y / S, gt**2 * W / gg**2]
@@ -86,7 +84,7 @@ def _thm1_case_i(av: sp.Rational, bv: sp.Rational) -> dict[str, list]:
 
 @cache
 def _thm1_case_iii() -> dict[str, list]:
-    """Theorem 1 Case iii schedule gamma~ = p ln R/(mu_f R), constant eta, in Proposition 3 Case iii (lines 355-364):
+    """Theorem 1 Case iii schedule gamma~ = p ln R/(mu_f R), constant eta, in Proposition 3 Case iii:
     f upper Err/eta, h 2 Err, f lower (2||grad f(x*)||/alpha) Err, ||xbar - x*||^2 <= 2 Err/(eta mu_f)."""
     err = _prop3_err(p_ * sp.log(R_) / (mu * R_), eta_)
     return {
@@ -98,7 +96,7 @@ def _thm1_case_iii() -> dict[str, list]:
 
 
 def _thm2_err() -> list[sp.Expr]:
-    """Err' of Proposition 6 (lines 499-503) with gamma~ = R^(-a): 3 Q~^2/(gamma~ R), 3 gamma~ Y/S,
+    """Err' of Proposition 6 with gamma~ = R^(-a): 3 Q~^2/(gamma~ R), 3 gamma~ Y/S,
     3 gamma~^2 W/gamma_g^2."""
     return [3 * Qt**2 * R_**a_ / R_, 3 * Y / (S * R_**a_), 3 * W / (gg**2 * R_ ** (2 * a_))]
 
@@ -111,7 +109,7 @@ def _thm2_case_i() -> dict[str, list]:
 
 def _thm2_case_iii() -> dict[str, list]:
     """Theorem 2 Case iii (constant eta): f upper Err'/eta, h 2 Err', f lower (2||grad f||/alpha) Err' (Proposition 6
-    (iii-1), (iii-2), lines 514-521)."""
+    (iii-1), (iii-2))."""
     err = _thm2_err()
     return {"f": [e / eta_ for e in err], "h": [2 * e for e in err], "f-lower": [2 * Gx / alpha * e for e in err]}
 

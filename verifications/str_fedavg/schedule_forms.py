@@ -1,18 +1,12 @@
-"""Shared pieces of the StR-FedAvg / IPIR-FedAvg schedule claims (spec section 6: V9, V10; section 7, "Schedules"): the
-tolerance, the (a, b) pairs, the sympy symbols, the Theorem 1 Case i contraction 0.5 eta mu_f gamma~ and the Y- and
-W-brackets of Propositions 1/3. No claims.
+"""Shared pieces of the StR-FedAvg / IPIR-FedAvg schedule claims: the (a, b) pairs, the sympy symbols, the Theorem 1
+Case i contraction 0.5 eta mu_f gamma~ and the Y- and W-brackets of Propositions 1/3. No claims.
 
-Schedules (printed closed forms in log R, :mod:`.printed`): Algorithm 1 (lines 59-61) with gamma~ = gamma_l gamma_g K,
-strongly convex gamma~ = 1/(mu_f R)^a, eta = p ln R/(mu_f^b R^b); convex gamma~ = R^-a, eta = R^-b; Theorem 1
-Case iii gamma~ = p ln R/(mu_f R) with a constant eta; Proposition 7 / Algorithm 2 (lines 95, 540-552) with
-mu_f = L_f = 1: Case i gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b (Theorem 3: p = 2, a = 7/12, b = 5/12, R_t = t),
-Case ii gamma~_t = p ln R_t/R_t with a constant eta. theta := 1/(1 - 0.5 eta mu_f gamma~) (line 244); B^2 :=
-max{4 eta L_f, 4 L_h} (Lemma 2, line 125, with B_f = B_h = 1 from Lemma 1) and B_ncvx^2 := max{4 eta, 4 L_h}
-(Lemma 3, line 184, B_g = B_h = 1).
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Algorithm 1 at lines 57-74, Algorithm 2 at 92-97, Lemmas 1-3 at
-119-125 and 182-184, Theorem 1 at 129-147, Remark 2 at 166-168, Theorem 3 at 186-207, Propositions 1, 3, 7 at 242-247,
-328-364, 538-552.
+Schedules (printed closed forms in log R, :mod:`.printed`): Algorithm 1 with gamma~ = gamma_l gamma_g K, strongly
+convex gamma~ = 1/(mu_f R)^a, eta = p ln R/(mu_f^b R^b); convex gamma~ = R^-a, eta = R^-b; Theorem 1 Case iii
+gamma~ = p ln R/(mu_f R) with a constant eta; Proposition 7 / Algorithm 2 with mu_f = L_f = 1: Case i gamma~_t =
+R_t^-a, eta_t = p ln R_t/R_t^b (Theorem 3: p = 2, a = 7/12, b = 5/12, R_t = t), Case ii gamma~_t = p ln R_t/R_t with
+a constant eta. theta := 1/(1 - 0.5 eta mu_f gamma~) (Proposition 1); B^2 := max{4 eta L_f, 4 L_h} (Lemma 2, with
+B_f = B_h = 1 from Lemma 1) and B_ncvx^2 := max{4 eta, 4 L_h} (Lemma 3, B_g = B_h = 1).
 """
 
 from __future__ import annotations
@@ -25,7 +19,6 @@ import sympy as sp
 
 REGISTERS_CLAIMS = False  # shared schedule pieces; the claims are in the sibling modules
 
-TOL = 1e-9  # relative tolerance of floating-point comparisons (rounding is ~1e-15)
 F = Fraction
 
 #: (a, b) pairs inside "0 < b < a <= 1": Table 1's strongly convex and convex choices (Remark 2), Theorem 3's
@@ -39,7 +32,7 @@ AB = (
     (F(1), F(1, 2)),
 )
 
-# --- sympy symbols of the schedule identities (V9) ----------------------------------------------------------------
+# --- sympy symbols of the schedule identities ----------------------------------------------------------------------
 eta_, gt_, mu_, c_, R_, p_, a_, b_ = sp.symbols("eta gamma mu c R p a b", positive=True)
 theta_ = sp.Symbol("theta", positive=True)
 
@@ -62,7 +55,7 @@ def x_case_i(a, b, mu, p, R):
 def brackets(eta, c: dict):
     """The Y- and W-brackets of Propositions 1/3 at regularization ``eta``: V(eta) = (2 eta^2 sigma_f^2 +
     2 sigma_h^2)/(KS) + (1 - S/N)(4/S) G^2 and W(eta) = 9(L_h + eta L_f)(2 eta^2 sigma_f^2 + 2 sigma_h^2)/(K gamma_g^2)
-    + 18 (L_h + eta L_f) G^2/gamma_g^2 (lines 246-247, 337-338)."""
+    + 18 (L_h + eta L_f) G^2/gamma_g^2 (Propositions 1 and 3)."""
     v_sigma = 2 * eta**2 * c["sigma_f"] ** 2 + 2 * c["sigma_h"] ** 2
     big_v = v_sigma / (c["K"] * c["S"]) + (1 - c["S"] / c["N"]) * 4 / c["S"] * c["G"] ** 2
     lsum = c["L_h"] + eta * c["L_f"]

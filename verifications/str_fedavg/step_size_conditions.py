@@ -1,43 +1,43 @@
-"""Step-size and horizon conditions of StR-FedAvg / IPIR-FedAvg (spec section 6: V10): the thresholds of Theorems 1-2
-Case i and Proposition 7 against the step conditions of Propositions 3, 6, 7 and Lemma 6.
+"""Step-size and horizon conditions of StR-FedAvg / IPIR-FedAvg: the thresholds of Theorems 1-2 Case i and
+Proposition 7 against the step conditions of Propositions 3, 6, 7 and Lemma 6.
 
 Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality between printed closed forms, checked
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
-Schedules, theta and B^2: :mod:`.schedule_forms`. B^2 := max{4 eta L_f, 4 L_h} (Lemma 2, line 125, with B_f = B_h = 1
-from Lemma 1) and B_ncvx^2 := max{4 eta, 4 L_h} (Lemma 3, line 184, B_g = B_h = 1).
+Schedules, theta and B^2: :mod:`.schedule_forms`. B^2 := max{4 eta L_f, 4 L_h} (Lemma 2, with B_f = B_h = 1 from
+Lemma 1) and B_ncvx^2 := max{4 eta, 4 L_h} (Lemma 3, B_g = B_h = 1).
 
 Instances.
 
-* Step-size / horizon conditions (V10): seeded random constants L_h, L_f ~ 10^U[-3, 2], mu_f = L_f 10^U[-3, 0]
-  (mu_f <= L_f), p ~ U[1, 5], a ~ U[0.1, 1], b = a U[0.02, 0.98], gamma_g ~ 10^U[0, 1] (2000 draws in the quick
-  profile, 20000 in the full one), each on the horizons R = ceil(R_min 10^(k/8)), k = 0..48 (R_min .. 1e6 R_min;
-  1/16-decade steps in the full profile; R >= 2 for the p ln R schedules, whose eta(1) = 0 is outside 'eta > 0',
-  line 55), plus the least-squares instances of V7 / V15 (LS(12, 20, 4) and LS(20, 40, 4), U ~ N(0, 1/n)
-  ("rows / sqrt(n)") and U ~ N(0, 1) ("raw"), L_h = max_i sigma_max(U_i)^2; f = ||x||^2/2 (L_f = mu_f = 1) and
-  the Huber outer with mu = 0.05 (L_f = 20, mu_f = 0)). B^2 depends on eta and so on R: a claimed implication that
-  fails is evaluated with the strictest reading of every hypothesis and the most lenient reading of the conclusion
-  (so the witness breaks the claim under every reading); one that holds is evaluated with one consistent reading
-  (B^2 at eta(R) throughout).
+* Step-size / horizon conditions: seeded random constants L_h, L_f ~ 10^U[-3, 2], mu_f = L_f 10^U[-3, 0] (mu_f <= L_f),
+  p ~ U[1, 5], a ~ U[0.1, 1], b = a U[0.02, 0.98], gamma_g ~ 10^U[0, 1] (2000 draws in the quick profile, 20000 in the
+  full one), each on the horizons R = ceil(R_min 10^(k/8)), k = 0..48 (R_min .. 1e6 R_min; 1/16-decade steps in the full
+  profile; R >= 2 for the p ln R schedules, whose eta(1) = 0 is outside 'eta > 0' of Section 2.1), plus the
+  least-squares instances of our runs of Algorithm 1 (LS(12, 20, 4) of the proposition runs, LS(20, 40, 4) of the
+  theorem runs; U ~ N(0, 1/n) ("rows / sqrt(n)") and U ~ N(0, 1) ("raw"), L_h = max_i sigma_max(U_i)^2; f = ||x||^2/2
+  (L_f = mu_f = 1) and the Huber outer with mu = 0.05 (L_f = 20, mu_f = 0)). B^2 depends on eta and so on R: a claimed
+  implication that fails is evaluated with the strictest reading of every hypothesis and the most lenient reading of the
+  conclusion (so the witness breaks the claim under every reading); one that holds is evaluated with one consistent
+  reading (B^2 at eta(R) throughout).
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Algorithm 1 at lines 57-74, Algorithm 2 at 92-97, Lemmas 1-3 at
-119-125 and 182-184, Theorem 1 at 129-147, Theorem 2 at 149-164, Theorem 3 at 186-207, Lemmas 5-7 at 225-238 and
-407-414, Propositions 1, 3, 4, 6, 7 at 242-247, 328-364, 418-423, 493-521, 538-552.
+Printed objects: Algorithms 1 and 2, Lemmas 1-3 and 5-7, Theorems 1-3, Propositions 1, 3, 4, 6 and 7.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
 from . import printed as pf
-from .schedule_forms import TOL, b_, mu_, p_
+from .schedule_forms import b_, mu_, p_
 
 PAPER = "str-fedavg"
 LN10 = math.log(10.0)
@@ -46,16 +46,17 @@ LN10 = math.log(10.0)
 # --- horizons and 30-digit theta^R ---------------------------------------------------------------------------------
 def _int_log(log_R, r_min: int = 1):
     """ln of the integer horizon max(ceil(R), r_min) (R itself where it exceeds 2^52, beyond float resolution).
-    Schedules with eta = p ln R/R^b need r_min = 2: at R = 1 they give eta = 0, outside 'eta > 0' (line 55)."""
+    Schedules with eta = p ln R/R^b need r_min = 2: at R = 1 they give eta = 0, outside 'eta > 0' (Section 2.1)."""
     log_R = np.maximum(log_R, math.log(r_min))
     return np.where(log_R < 36, np.log(np.ceil(np.exp(np.minimum(log_R, 36)))), log_R)
 
 
-# --- step-size and horizon conditions (V10) -------------------------------------------------------------------------
-@cache
-def _ls_L_h() -> dict[str, float]:
-    """L_h = max_i sigma_max(U_i)^2 (h_i = ||U_i y - v_i||^2/2, rows split evenly over N clients) of the V7 / V15
-    least-squares draws LS(12, 20, 4) and LS(20, 40, 4), U ~ N(0, 1/n) ('rows/sqrt(n)') and N(0, 1) ('raw')."""
+# --- step-size and horizon conditions -----------------------------------------------------------------------------
+@family(f"{PAPER}/ls-instances-L_h")
+def _ls_L_h(fam: Family) -> dict[str, float]:
+    """L_h = max_i sigma_max(U_i)^2 (h_i = ||U_i y - v_i||^2/2, rows split evenly over N clients) of the least-squares
+    draws of our runs of Algorithm 1, LS(12, 20, 4) and LS(20, 40, 4), U ~ N(0, 1/n) ('rows/sqrt(n)') and N(0, 1)
+    ('raw')."""
     out = {}
     for m, n, N in ((12, 20, 4), (20, 40, 4)):
         U = np.random.default_rng(seed_for(f"{PAPER}/LS({m},{n},{N})")).standard_normal((m, n))
@@ -64,15 +65,17 @@ def _ls_L_h() -> dict[str, float]:
     return out
 
 
-def _profile(ctx: Context) -> tuple[int, np.ndarray]:
+def _profile(ctx: Context | Family) -> tuple[int, np.ndarray]:
     """(parameter draws, horizon multipliers in decades above the threshold) of the profile."""
     return (2000, np.arange(49) / 8) if ctx.quick else (20000, np.arange(97) / 16)
 
 
-@cache
-def _thm1_params(n: int) -> dict:
-    """Seeded draws for Theorem 1 Case i, followed by the V15 instances (f = ||x||^2/2, a = 2/3, b = 1/3, p = 2)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-1:cond"))
+@family(f"{PAPER}/thm-1:cond")
+def _thm1_params(fam: Family) -> dict:
+    """Seeded draws for Theorem 1 Case i, followed by the least-squares instances (f = ||x||^2/2, a = 2/3, b = 1/3,
+    p = 2)."""
+    n, _ = _profile(fam)
+    rng = fam.rng()
     a = rng.uniform(0.1, 1, n)
     P = {"L_h": 10 ** rng.uniform(-3, 2, n), "L_f": 10 ** rng.uniform(-3, 2, n), "a": a}
     P |= {
@@ -81,24 +84,27 @@ def _thm1_params(n: int) -> dict:
         "b": a * rng.uniform(0.02, 0.98, n),
     }
     P["gamma_g"] = 10 ** rng.uniform(0, 1, n)
-    names = [k for k in _ls_L_h() if k.startswith("LS(20")]
-    extra = {"L_h": [_ls_L_h()[k] for k in names], "L_f": 1.0, "a": 2 / 3, "mu_f": 1.0, "p": 2.0, "b": 1 / 3}
+    L_h = _ls_L_h(fam.profile)
+    names = [k for k in L_h if k.startswith("LS(20")]
+    extra = {"L_h": [L_h[k] for k in names], "L_f": 1.0, "a": 2 / 3, "mu_f": 1.0, "p": 2.0, "b": 1 / 3}
     extra["gamma_g"] = 1.0
     out = {k: np.concatenate([v, np.broadcast_to(extra[k], len(names))]) for k, v in P.items()}
     out["source"] = np.array([f"draw {i}" for i in range(n)] + [f"{k}, f = ||x||^2/2" for k in names], dtype=object)
     return out
 
 
-@cache
-def _thm2_params(n: int) -> dict:
-    """Seeded draws for Theorem 2 Case i, followed by the V15 convex instances (Huber mu = 0.05: L_f = 20;
+@family(f"{PAPER}/thm-2:cond")
+def _thm2_params(fam: Family) -> dict:
+    """Seeded draws for Theorem 2 Case i, followed by the least-squares convex instances (Huber mu = 0.05: L_f = 20;
     a = 1/2, b = 1/4)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-2:cond"))
+    n, _ = _profile(fam)
+    rng = fam.rng()
     a = rng.uniform(0.1, 1, n)
     P = {"L_h": 10 ** rng.uniform(-3, 2, n), "L_f": 10 ** rng.uniform(-3, 2, n), "a": a}
     P |= {"b": a * rng.uniform(0.02, 0.98, n), "gamma_g": 10 ** rng.uniform(0, 1, n)}
-    names = [k for k in _ls_L_h() if k.startswith("LS(20")]
-    extra = {"L_h": [_ls_L_h()[k] for k in names], "L_f": 20.0, "a": 0.5, "b": 0.25, "gamma_g": 1.0}
+    L_h = _ls_L_h(fam.profile)
+    names = [k for k in L_h if k.startswith("LS(20")]
+    extra = {"L_h": [L_h[k] for k in names], "L_f": 20.0, "a": 0.5, "b": 0.25, "gamma_g": 1.0}
     out = {k: np.concatenate([v, np.broadcast_to(extra[k], len(names))]) for k, v in P.items()}
     out["source"] = np.array([f"draw {i}" for i in range(n)] + [f"{k}, Huber outer" for k in names], dtype=object)
     return out
@@ -113,7 +119,7 @@ def _thm1_state(ctx: Context, start: str) -> dict:
     """Theorem 1 Case i on horizons R = ceil(R_min 10^k), R_min with B^2 from eta^ ('hat', the largest threshold)
     or with the smallest B^2 = 4 L_h ('lo'); eta(R), B^2(eta(R)), ln gamma~(R)."""
     n, steps = _profile(ctx)
-    P = _thm1_params(n)
+    P = _thm1_params(ctx)
     c = _col(P)
     eta_hat = pf.eta_hat_sc(c["p"], c["b"], c["mu_f"])
     B2_hat = pf.B2(eta_hat, c["L_h"], c["L_f"])
@@ -132,7 +138,7 @@ def _thm2_state(ctx: Context, start: str) -> dict:
     """Theorem 2 Case i (gamma~ = R^-a, eta = R^-b) on horizons from its threshold, with B^2 from eta^ = 1 ('hat')
     or B^2 = 4 L_h ('lo')."""
     n, steps = _profile(ctx)
-    P = _thm2_params(n)
+    P = _thm2_params(ctx)
     c = _col(P)
     B2_hat = pf.B2(1.0, c["L_h"], c["L_f"])
     B2_start = B2_hat if start == "hat" else 4 * c["L_h"]
@@ -153,7 +159,7 @@ def _implication(state: dict, premise, log_lhs, log_rhs, keys, witness: dict, in
     lr = log_ratio[premise]
     P = state["P"]
     grid = {k: P[k][rows] for k in ("source", *keys)} | {"log10 R": state["log_R"][premise] / LN10, "k": cols}
-    bad = lr > math.log1p(TOL)
+    bad = lr > math.log1p(ROUNDING)
     witness = {
         "parameter draws (+ instances)": int(P["source"].size),
         "points satisfying the hypotheses": int(premise.sum()),
@@ -170,7 +176,7 @@ def _implication(state: dict, premise, log_lhs, log_rhs, keys, witness: dict, in
         witness["named rows"] = named
     if instances:
         witness["instances"] = instances
-    return Evidence(measured=np.exp(np.minimum(lr, 700.0)), bound=1.0, relation="<=", rtol=TOL, grid=grid,
+    return Evidence(measured=np.exp(np.minimum(lr, 700.0)), bound=1.0, relation="<=", rtol=ROUNDING, grid=grid,
                     witness=witness)  # fmt: skip
 
 
@@ -196,20 +202,22 @@ _THM2_CASE_I = "Theorem 2 Case i (gamma~ = R^-a, eta = R^-b)"
 
 @claim(
     f"{PAPER}/thm-1:cond",
-    source="Theorem 1, lines 131-133",
+    source="Theorem 1",
     statement=f"{_THM1_CASE_I}: every R >= the printed threshold makes gamma~(R) satisfy the theorem's stated step "
     f"condition gamma_l <= 1/(16(L_h + eta^ L_f)^2(1 + B^2) K gamma_g), eta^ = p/(e b mu_f^b), i.e. gamma~(R) <= "
     f"1/(16(L_h + eta^ L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ (the largest reading), condition with B^2 at "
-    f"eta(R) (the most lenient); seeded draws and V15 instances as in the module docstring.",
+    f"eta(R) (the most lenient); seeded draws and least-squares instances as in the module docstring.",
     expect="fails",
 )
 def thm1_cond(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws and least-squares instances over horizons from the threshold with
+    B^2 at eta^, against the printed step condition with B^2 at eta(R); the witness adds the consistent reading."""
     s = _thm1_state(ctx, "hat")
     c = s["c"]
     log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2"])
     consistent = s["log_gamma"] > pf.log_gamma_tilde_max_lem5(
         c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"]
-    ) + math.log1p(TOL)
+    ) + math.log1p(ROUNDING)
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta^)": log_adm})
     return _implication(
         s, True, s["log_gamma"], log_adm, _K1,
@@ -219,8 +227,7 @@ def thm1_cond(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-3:cond",
-    source="Theorem 1 Case i, line 133; Proposition 3, line 330; Lemma 5, line 227 (the proof of Theorem 1 invokes "
-    "Proposition 3, line 370)",
+    source="Theorem 1 Case i; Proposition 3; Lemma 5 (the proof of Theorem 1 invokes Proposition 3)",
     statement=f"{_THM1_CASE_I}: R >= the printed threshold implies the step condition of Proposition 3 / Lemma 5 at "
     f"the schedule's own eta: gamma~(R) <= 1/(16(L_h + eta(R) L_f)^2 (1 + B^2)), with B^2 = B^2(eta(R)) in both the "
     f"threshold and the condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the "
@@ -228,6 +235,8 @@ def thm1_cond(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop3_cond(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws over horizons from the smallest threshold, kept where the threshold
+    at B^2(eta(R)) holds, against Proposition 3's step condition at the schedule's eta."""
     s = _thm1_state(ctx, "lo")
     c = s["c"]
     premise = s["log_R"] >= pf.log_thm1_horizon(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], s["B2"])
@@ -243,13 +252,15 @@ def prop3_cond(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-3:cond:horizon",
-    source="Theorem 1 Case i, lines 131-133; Proposition 3, line 330",
+    source="Theorem 1 Case i; Proposition 3",
     statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (threshold and stated step condition, both with "
     f"B^2 at eta^, the strictest reading) imply Proposition 3's horizon condition R >= 16(L_h + eta L_f)^2 (1 + "
     f"B^2)/mu_f at eta = eta(R), B^2 = B^2(eta(R)) (the most lenient reading).",
     expect="fails",
 )
 def prop3_cond_horizon(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws, at the horizons meeting every hypothesis of Theorem 1 Case i (B^2
+    at eta^), against Proposition 3's horizon condition at eta(R)."""
     s = _thm1_state(ctx, "hat")
     c = s["c"]
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
@@ -262,13 +273,15 @@ def prop3_cond_horizon(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-6:cond:thm-1",
-    source="Theorem 1 Case i, lines 131-133; Lemma 6, line 236 (used by Proposition 1, line 244, under Proposition 3)",
+    source="Theorem 1 Case i; Lemma 6 (used by Proposition 1, under Proposition 3)",
     statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (B^2 at eta^, strictest) imply Lemma 6's step "
     f"condition gamma_l <= 1/(27 K B^2 (L_h + eta L_f)), i.e. gamma~(R) <= gamma_g/(27 B^2 (L_h + eta(R) L_f)), B^2 = "
     f"B^2(eta(R)) (most lenient), which Proposition 1's proof needs through Lemma 6.",
     expect="fails",
 )
 def lem6_cond_thm1(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws, at the horizons meeting the hypotheses of Theorem 1 Case i (B^2 at
+    eta^), against Lemma 6's step condition at eta(R)."""
     s = _thm1_state(ctx, "hat")
     c = s["c"]
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
@@ -279,29 +292,28 @@ def lem6_cond_thm1(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2:cond",
-    source="Theorem 2, line 151 ('the assumptions in Theorem 1 with mu_f = 0'); Theorem 1, line 131",
+    source="Theorem 2 ('the assumptions in Theorem 1 with mu_f = 0'); Theorem 1",
     statement="Read literally, Theorem 2 inherits gamma_l <= 1/(16(L_h + eta^ L_f)^2 (1 + B^2) K gamma_g) with eta^ = "
     "p/(e b mu_f^b) at mu_f = 0: sympy takes the limit mu_f -> 0+ of the admissible gamma~ (taking B^2 = 4 L_h, the "
-    "most lenient value), which must be at least the Case i schedule gamma~(R) = R^-a > 0; evaluated at the V15 "
-    "convex instances (a = 1/2, b = 1/4, Huber L_f = 20) at R = the threshold, 10x, 100x.",
+    "most lenient value), which must be at least the Case i schedule gamma~(R) = R^-a > 0; evaluated at the "
+    "least-squares convex instances (a = 1/2, b = 1/4, Huber L_f = 20) at R = the threshold, 10x, 100x.",
     expect="fails",
 )
 def thm2_cond(ctx: Context) -> Evidence:
+    """sympy limit mu_f -> 0+ of the admissible gamma~ against the schedule R^-1/2 at the least-squares convex
+    instances, at the threshold, 10x and 100x."""
     Lh, Lf = sp.symbols("L_h L_f", positive=True)
     adm = sp.limit(1 / (16 * (Lh + p_ / (sp.E * b_ * mu_**b_) * Lf) ** 2 * (1 + 4 * Lh)), mu_, 0, "+")
-    measured, bound, grid = [], [], {"instance": [], "R": []}
-    for name, L_h in _ls_L_h().items():
+    points = Points()
+    for name, L_h in _ls_L_h(ctx).items():
         if not name.startswith("LS(20"):
             continue
         log_r = float(pf.log_thm2_horizon(L_h, 20.0, 0.5, 0.25, pf.B2(1.0, L_h, 20.0)))
         for k in (0, 1, 2):
             R = math.ceil(math.exp(log_r + k * LN10))
-            measured.append(float(adm))
-            bound.append(R**-0.5)
-            grid["instance"].append(name)
-            grid["R"].append(R)
-    return Evidence(
-        measured=measured, bound=bound, relation=">=", grid=grid,
+            points.add(float(adm), R**-0.5, instance=name, R=R)
+    return points.evidence(
+        ">=",
         witness={"sympy: lim_{mu_f->0+} admissible gamma~": str(adm),
                  "reading": "eta^ = p/(e b mu_f^b) -> oo, so no gamma_l > 0 satisfies the inherited condition; "
                  "thm-2:cond:eta-hat-1 reads eta^ as max_R R^-b = 1 instead"},
@@ -310,15 +322,17 @@ def thm2_cond(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2:cond:eta-hat-1",
-    source="Theorem 2, lines 151-153 (with Theorem 1's condition, line 131, read with eta^ := max_R R^-b = 1)",
+    source="Theorem 2 (with Theorem 1's condition read with eta^ := max_R R^-b = 1)",
     statement=f"{_THM2_CASE_I}: every R >= the printed threshold max{{(64(1+B^2)L_h^2)^(1/a), "
     f"(64(1+B^2)L_f^2)^(1/(a+2b))}} makes gamma~(R) satisfy the inherited step condition read with eta^ = 1: "
     f"gamma~(R) <= 1/(16(L_h + L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ = 1 (largest), condition with B^2 at "
-    f"eta(R) (most lenient); seeded draws (L_h, L_f ~ 10^U[-3, 2], a ~ U[0.1, 1], b = a U[0.02, 0.98]) and the V15 "
-    f"convex instances.",
+    f"eta(R) (most lenient); seeded draws (L_h, L_f ~ 10^U[-3, 2], a ~ U[0.1, 1], b = a U[0.02, 0.98]) and the "
+    f"least-squares convex instances.",
     expect="fails",
 )
 def thm2_cond_eta1(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws and least-squares convex instances over horizons from the threshold
+    with B^2 at eta^ = 1, against the inherited step condition read with eta^ = 1."""
     s = _thm2_state(ctx, "hat")
     c = s["c"]
     log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2"])
@@ -328,7 +342,7 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-6:cond",
-    source="Theorem 2 Case i, line 153; Proposition 6, line 495; Lemma 7, line 409",
+    source="Theorem 2 Case i; Proposition 6; Lemma 7",
     statement=f"{_THM2_CASE_I}: R >= the printed threshold implies the step condition of Proposition 6 / Lemma 7 at "
     f"the schedule's eta: gamma~(R) <= 1/(16(L_h + R^-b L_f)^2 (1 + B^2)), B^2 = B^2(eta(R)) in threshold and "
     f"condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the threshold at "
@@ -336,6 +350,8 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop6_cond(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws over horizons from the smallest threshold, kept where the threshold
+    at B^2(eta(R)) holds, against Proposition 6's step condition at eta = R^-b."""
     s = _thm2_state(ctx, "lo")
     c = s["c"]
     premise = s["log_R"] >= pf.log_thm2_horizon(c["L_h"], c["L_f"], c["a"], c["b"], s["B2"])
@@ -350,13 +366,15 @@ def prop6_cond(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-6:cond:thm-2",
-    source="Theorem 2 Case i, lines 151-153; Lemma 6, line 236 (used by Proposition 4, line 420, under Proposition 6)",
+    source="Theorem 2 Case i; Lemma 6 (used by Proposition 4, under Proposition 6)",
     statement=f"{_THM2_CASE_I}: the threshold and the inherited step condition read with eta^ = 1 (both with B^2 at "
     f"eta^ = 1, strictest) imply Lemma 6's condition gamma~(R) <= gamma_g/(27 B^2 (L_h + R^-b L_f)), B^2 = "
     f"B^2(eta(R)) (most lenient); gamma_g ~ 10^U[0, 1] (1 for the instances).",
     expect="fails",
 )
 def lem6_cond_thm2(ctx: Context) -> Evidence:
+    """Float64 in log space on the seeded draws, at the horizons meeting the threshold and the inherited condition
+    (eta^ = 1), against Lemma 6's step condition at eta(R)."""
     s = _thm2_state(ctx, "hat")
     c = s["c"]
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2_hat"])
@@ -367,16 +385,18 @@ def lem6_cond_thm2(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-6:cond",
-    source="Propositions 3 and 6, lines 330, 495 (and Proposition 7, line 540, with L_f = 1); Lemma 6, line 236; "
-    "Propositions 1 and 4 require both conditions, lines 244, 420",
+    source="Propositions 3 and 6 (and Proposition 7 with L_f = 1); Lemma 6; Propositions 1 and 4 require both "
+    "conditions",
     statement="The step condition of Propositions 3/6/7, gamma_l <= 1/(16(L_h + eta L_f)^2 (1 + B^2) K gamma_g) with "
     "gamma_g >= 1, implies Lemma 6's gamma_l <= 1/(27 K B^2 (L_h + eta L_f)) (which their proofs use through "
     "Propositions 1/4), checked at the largest admissible gamma_l: ratio 27 B^2/(16 gamma_g (L_h + eta L_f)(1 + B^2)) "
     "<= 1; draws L_h, L_f ~ 10^U[-3, 2], eta ~ 10^U[-3, 1], gamma_g ~ 10^U[0, 1] (2000 quick, 20000 full), plus the "
-    "V7 instances (eta in {0.5, 0.1}, gamma_g = 1, f = ||x||^2/2 and Huber L_f = 20).",
+    "least-squares instances (eta in {0.5, 0.1}, gamma_g = 1, f = ||x||^2/2 and Huber L_f = 20).",
     expect="fails",
 )
 def lem6_cond(ctx: Context) -> Evidence:
+    """Float64 in log space on seeded draws and the LS(12, 20, 4) instances: the largest admissible gamma_l of
+    Propositions 3/6/7 over Lemma 6's, against 1."""
     n, _ = _profile(ctx)
     rng = ctx.rng(0)
     L_h, L_f = 10 ** rng.uniform(-3, 2, n), 10 ** rng.uniform(-3, 2, n)
@@ -384,7 +404,7 @@ def lem6_cond(ctx: Context) -> Evidence:
     source = [f"draw {i}" for i in range(n)]
     rows = [
         (f"{name}, {outer}, eta={e}", lh, lf, e)
-        for name, lh in _ls_L_h().items()
+        for name, lh in _ls_L_h(ctx).items()
         if name.startswith("LS(12")
         for lf, outer in ((1.0, "f = ||x||^2/2"), (20.0, "Huber"))
         for e in (0.5, 0.1)
@@ -405,9 +425,9 @@ def lem6_cond(ctx: Context) -> Evidence:
             f"binding: {binding}"
         )
     log_ratio = pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, B2) - pf.log_gamma_tilde_max_lem6(L_h, L_f, eta, B2, gamma_g)
-    bad = log_ratio > math.log1p(TOL)
+    bad = log_ratio > math.log1p(ROUNDING)
     return Evidence(
-        measured=np.exp(log_ratio), bound=1.0, relation="<=", rtol=TOL,
+        measured=np.exp(log_ratio), bound=1.0, relation="<=", rtol=ROUNDING,
         grid={"source": source, "L_h": L_h, "L_f": L_f, "eta": eta, "gamma_g": gamma_g},
         witness={"fraction violating": float(bad.mean()), "instances (V7)": instances,
                  "reading": "holds iff 16 gamma_g (L_h + eta L_f)(1 + B^2) >= 27 B^2; fails whenever L_h + eta L_f "
@@ -428,7 +448,7 @@ def _prop7_state(ctx: Context, case: str) -> dict:
     else:
         P["eta"] = 10 ** rng.uniform(-3, math.log10(11), n)
         extra = {"eta": 11 / 2, "p": 2.0}
-    lhs = (1e-2, 1e-1, 1.0, 10.0, 100.0, *(v for k, v in _ls_L_h().items() if k.startswith("LS(20")))
+    lhs = (1e-2, 1e-1, 1.0, 10.0, 100.0, *(v for k, v in _ls_L_h(ctx).items() if k.startswith("LS(20")))
     P = {k: np.concatenate([v, np.full(len(lhs), extra[k]) if k != "L_h" else lhs]) for k, v in P.items()}
     P["source"] = np.array([f"draw {i}" for i in range(n)] + [f"Theorem 3 schedule, L_h = {v:.4g}" for v in lhs],
                            dtype=object)  # fmt: skip
@@ -447,15 +467,17 @@ def _prop7_state(ctx: Context, case: str) -> dict:
 
 @claim(
     f"{PAPER}/prop-7:cond",
-    source="Proposition 7, lines 540-542; Theorem 3 Case i, line 190 and proof line 572",
+    source="Proposition 7; Theorem 3 Case i and its proof",
     statement="Proposition 7 Case i (mu_f = L_f = 1, gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b): every R_t >= 16(L_h "
     "+ eta^)^2 (1 + B_ncvx^2), eta^ = 11, makes gamma~_t satisfy the stated gamma_(l_t) <= 1/(16(L_h + eta)^2 (1 + "
     "B_ncvx^2) K gamma_(g_t)) at eta = eta_t. Threshold with B_ncvx^2 at eta^ (largest), condition with B_ncvx^2 at "
     "eta_t (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], a ~ U[0.1, 1], b = a U[0.02, 0.98], plus Theorem 3's "
-    "(a, b, p) = (7/12, 5/12, 2) at L_h in {0.01, 0.1, 1, 10, 100} and the V15 L_h.",
+    "(a, b, p) = (7/12, 5/12, 2) at L_h in {0.01, 0.1, 1, 10, 100} and the least-squares L_h.",
     expect="fails",
 )
 def prop7_cond(ctx: Context) -> Evidence:
+    """Float64 in log space on seeded draws and Theorem 3's schedule over horizons from the threshold with
+    B_ncvx^2 at eta^ = 11, against the step condition at eta_t."""
     s = _prop7_state(ctx, "i")
     log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
     return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "a", "b"), {})
@@ -463,14 +485,17 @@ def prop7_cond(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-7:cond:ii",
-    source="Proposition 7, lines 540, 549; Theorem 3 Case ii, line 201",
+    source="Proposition 7; Theorem 3 Case ii",
     statement="Proposition 7 Case ii (gamma~_t = p ln R_t/R_t, constant eta <= eta^ = 11): every R_t >= 16(L_h + "
     "11)^2 (1 + B_ncvx^2) makes gamma~_t satisfy gamma~_t <= 1/(16(L_h + eta)^2 (1 + B_ncvx^2)). Threshold with "
     "B_ncvx^2 at eta^ (largest), condition at eta (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], eta ~ "
-    "10^U[-3, log10 11], plus Theorem 3's p = 2 with eta = 5.5 at L_h in {0.01, 0.1, 1, 10, 100} and the V15 L_h.",
+    "10^U[-3, log10 11], plus Theorem 3's p = 2 with eta = 5.5 at L_h in {0.01, 0.1, 1, 10, 100} and the "
+    "least-squares L_h.",
     expect="fails",
 )
 def prop7_cond_ii(ctx: Context) -> Evidence:
+    """Float64 in log space on seeded draws and Theorem 3's p = 2, eta = 5.5 over horizons from the threshold with
+    B_ncvx^2 at eta^ = 11, against the step condition at the constant eta."""
     s = _prop7_state(ctx, "ii")
     log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
     return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "eta"), {})

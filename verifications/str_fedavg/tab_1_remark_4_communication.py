@@ -1,19 +1,17 @@
-"""Table 1 of StR-FedAvg / IPIR-FedAvg, Remark 4 and the communication counts of Algorithms 1-2 (spec section 6: V19,
-V20): every Table 1 entry (``tab-1:*``), Remark 4 (``remark-4``, ``remark-4:*``) and ``alg-2:comm-identity``.
+"""Table 1 of StR-FedAvg / IPIR-FedAvg, Remark 4 and the communication counts of Algorithms 1-2: every Table 1 entry
+(``tab-1:*``), Remark 4 (``remark-4``, ``remark-4:*``) and ``alg-2:comm-identity``.
 
 Nothing here runs Algorithm 1 or 2.
 
 * Table 1 (``tab-1:*``): the rounds exponents (:mod:`.rounds_exponent_terms`) of the explicit bounds of Theorems 1-2
-  (Propositions 3 and 6 with the schedules of Remark 2) and of Theorem 3's explicit bounds (lines 192-207). The verdict
-  compares the largest exponent (derived vs tabulated; O(.) up to logarithmic factors, which ``tab-1:log-factors``
-  checks separately).
-* IPIR communication (Remark 4, line 210): T_eps outer iterations cost sum_{t<T_eps} t rounds (sympy summation,
-  degree 2 in T_eps).
+  (Propositions 3 and 6 with the schedules of Remark 2) and of Theorem 3's explicit bounds. The verdict compares the
+  largest exponent (derived vs tabulated; O(.) up to logarithmic factors, which ``tab-1:log-factors`` checks
+  separately).
+* IPIR communication (Remark 4): T_eps outer iterations cost sum_{t<T_eps} t rounds (sympy summation, degree 2 in
+  T_eps).
 * Communication counts of Algorithms 1-2 (``alg-2:comm-identity``): sympy summation of the floats sent per round.
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Table 1 at lines 33-45, Algorithm 1 at 57-74, Algorithm 2 at
-92-97, Theorem 1 at 129-147, Theorem 2 at 149-164, Remark 2 at 166-168, Theorem 3 at 186-207, Remarks 4 and 6 at 208-210
-and 636-638.
+Printed objects: Table 1, Algorithms 1 and 2, Theorems 1-3, Remarks 2, 4 and 6.
 """
 
 from __future__ import annotations
@@ -26,6 +24,8 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SHORT_ROUNDING
 
 from .rounds_exponent_terms import KAPPA_GRID, T_, eta_, exponents, fmt, kap, p_, point_label, pts, r_, t_, terms_at
 
@@ -33,7 +33,7 @@ PAPER = "str-fedavg"
 
 
 # --- IPIR (Theorem 3) and Remark 4 -----------------------------------------------------------------------------
-#: Theorem 3's explicit bounds (lines 192-207) as functions of the outer iteration (asymptotic forms: 1 + ln T ~ ln T,
+#: Theorem 3's explicit bounds as functions of the outer iteration (asymptotic forms: 1 + ln T ~ ln T,
 #: (ln T + 1)^(1/kappa) ~ (ln T)^(1/kappa), t - 1 ~ t). The dist bounds are (1/alpha)(...)^(1/kappa) (Case i) and
 #: linear (Case ii); Y_n > 0 (sigma > 0 or S < N), W_n, M, D_0 > 0.
 IPIR_TERMS = {
@@ -101,7 +101,15 @@ TABLE = {
                              _Column("h U.B.", "thm2-iii:h", 1, 2)],
                pts(a=[r_(1, 2)])),
 }  # fmt: skip
-TABLE_LINES = {"sc-nows": 37, "sc-kgt1": 38, "sc-k1": 39, "cvx-nows": 40, "cvx-kgt1": 41, "cvx-k1": 42}
+#: The Table 1 row of each entry: StR-FedAvg, outer function, weak sharpness.
+TABLE_ROWS = {
+    "sc-nows": "strongly convex, weak sharpness not required",
+    "sc-kgt1": "strongly convex, kappa > 1",
+    "sc-k1": "strongly convex, kappa = 1",
+    "cvx-nows": "convex, weak sharpness not required",
+    "cvx-kgt1": "convex, kappa > 1",
+    "cvx-k1": "convex, kappa = 1",
+}
 
 
 def _table_entries(row: str):
@@ -116,15 +124,11 @@ def _table_entries(row: str):
 
 
 def _table_evidence(row: str) -> Evidence:
-    measured, bound, grid, witness = [], [], {"column": []}, {}
+    points, witness = Points(), {}
     for point, col, top, _, tab, ex in _table_entries(row):
-        measured.append(float(top))
-        bound.append(float(tab))
-        grid["column"].append(col.name)
-        for k, v in point.items():
-            grid.setdefault(str(k), []).append(float(v))
+        points.add(float(top), float(tab), column=col.name, **{str(k): float(v) for k, v in point.items()})
         witness[f"{col.name} at {point_label(point)}"] = f"derived {top} vs table {tab}; terms {fmt(d for d, _ in ex)}"
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-12, grid=grid, witness=witness)
+    return points.evidence("<=", rtol=SHORT_ROUNDING, witness=witness)
 
 
 _TAB_TEXT = {
@@ -136,11 +140,13 @@ _TAB_TEXT = {
 
 def _table_claim(row: str, statement: str, expect: str):
     def check(ctx: Context) -> Evidence:
+        """sympy reads the rounds exponents of the explicit-bound terms at each grid point of the row; the largest
+        derived one (exact, compared as a float) against the tabulated exponent, per column."""
         return _table_evidence(row)
 
     check.__name__ = check.__qualname__ = "table_" + row.replace("-", "_")
     return claim(
-        f"{PAPER}/tab-1:{row}", source=f"Table 1, line {TABLE_LINES[row]} (Remark 2, line 168)",
+        f"{PAPER}/tab-1:{row}", source=f"Table 1, StR-FedAvg row '{TABLE_ROWS[row]}' (Remark 2)",
         statement=statement + " (O(.) up to logarithmic factors: tab-1:log-factors).", expect=expect,
     )(check)  # fmt: skip
 
@@ -192,65 +198,65 @@ def _ipir_row(kgt1: bool) -> Evidence:
     (R_t = t), the reading under which Remark 4's squaring is not applied."""
     deg = _remark4_degree()
     kappas = KAPPA_GRID if kgt1 else [sp.Integer(1)]
-    measured, bound, grid, witness = [], [], {"column": [], "kappa": []}, {}
+    points, witness = Points(), {}
     for kv in kappas:
         point = {kap: kv}
         st, st_terms = _ipir_exponent("i-1" if kgt1 else "ii-1", point)
         di, di_terms = _ipir_exponent("i-2" if kgt1 else "ii-2", point)
         tab_st, tab_di = (r_(24, 5) * kv, r_(12, 5) * kv) if kgt1 else (sp.Integer(1), sp.Integer(1))
         for name, val, tab in (("stationarity", deg * st, tab_st), ("E dist", di, tab_di)):
-            measured.append(float(val))
-            bound.append(float(tab))
-            grid["column"].append(name)
-            grid["kappa"].append(float(kv))
+            points.add(float(val), float(tab), column=name, kappa=float(kv))
         witness[f"kappa={kv}"] = (
             f"T_eps exponent {st} from {st_terms}, communication {deg} x {st} = {deg * st} vs table {tab_st}; "
             f"E dist: t exponent {di} from {di_terms} vs table {tab_di}"
         )
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-12, grid=grid, witness=witness)
+    return points.evidence("<=", rtol=SHORT_ROUNDING, witness=witness)
 
 
 @claim(
     f"{PAPER}/tab-1:ipir-kgt1",
-    source="Table 1, lines 43-44; Theorem 3 Case i, lines 190-199; Remark 4, line 210",
+    source="Table 1, IPIR-FedAvg row 'kappa > 1'; Theorem 3 Case i; Remark 4",
     statement="IPIR-FedAvg, kappa > 1: stationarity O~(eps^(-24 kappa/5)) is the total communication sum_{t<T_eps} t "
     "for T_eps outer iterations with Theorem 3 (i-1) <= eps, and E dist O~(eps^(-12 kappa/5)) the rounds R_t = t of "
     "the inner call at which (i-2) <= eps (exponents from the printed terms, Y_n > 0); kappa in {5/4, 3/2, 2, 3, 5}.",
     expect="fails",
 )
 def table_ipir_kgt1(ctx: Context) -> Evidence:
+    """sympy exponents of Theorem 3 (i-1), (i-2)'s printed terms, the stationarity one times Remark 4's degree 2
+    (sympy summation), against Table 1's IPIR kappa > 1 entries; kappa in {5/4, 3/2, 2, 3, 5}."""
     return _ipir_row(True)
 
 
 @claim(
     f"{PAPER}/tab-1:ipir-k1",
-    source="Table 1, lines 43, 45; Theorem 3 Case ii, lines 201-207; Remark 4, line 210",
+    source="Table 1, IPIR-FedAvg row 'kappa = 1'; Theorem 3 Case ii; Remark 4",
     statement="IPIR-FedAvg, kappa = 1: stationarity O~(eps^-1) is the total communication sum_{t<T_eps} t for T_eps "
     "outer iterations with Theorem 3 (ii-1) <= eps, and E dist O~(eps^-1) the rounds R_t = t at which (ii-2) <= eps.",
     expect="fails",
 )
 def table_ipir_k1(ctx: Context) -> Evidence:
+    """sympy exponents of Theorem 3 (ii-1), (ii-2)'s printed terms, the stationarity one times Remark 4's degree 2,
+    against Table 1's IPIR kappa = 1 entries."""
     return _ipir_row(False)
 
 
 @claim(
     f"{PAPER}/tab-1:log-factors",
-    source="Table 1, lines 37-42, and the Notation paragraph (line 47: O~ suppresses logarithmic factors, O does not)",
+    source="Table 1, StR-FedAvg rows, and the Notation paragraph (O~ suppresses logarithmic factors, O does not)",
     statement="The StR-FedAvg entries, printed with O(.) rather than O~(.), hide no logarithmic factor: at the "
     "dominant term of each explicit bound the rounds carry (ln 1/eps)^l with l <= 0; same grids as tab-1:sc-* "
     "(p in {1, 2, 3}; sc-k1 with p = max(2, 2/eta)) and tab-1:cvx-*.",
     expect="fails",
 )
 def table_log_factors(ctx: Context) -> Evidence:
-    measured, grid = [], {"row": [], "column": [], "point": []}
+    """sympy log powers (ln 1/eps)^l of the rounds at the dominant term of every StR-FedAvg entry, on the grids of
+    tab-1:sc-* and tab-1:cvx-*, against 0."""
+    points = Points()
     for row in TABLE:
         for point, col, _, log, _, _ in _table_entries(row):
-            measured.append(float(log))
-            grid["row"].append(row)
-            grid["column"].append(col.name)
-            grid["point"].append(point_label(point))
-    return Evidence(
-        measured=measured, bound=0.0, relation="<=", grid=grid,
+            points.add(float(log), row=row, column=col.name, point=point_label(point))
+    return points.evidence(
+        "<=", bound=0.0,
         witness={"source of the logs": "eta = p ln R/(mu_f^b R^b) puts ln R in the numerator of the 2 eta M term of "
                  "the h-gap (Theorem 1 (i-2)) and gamma~ = p ln R/(mu_f R) in the Y-term of Case iii"},
     )  # fmt: skip
@@ -258,12 +264,14 @@ def table_log_factors(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/remark-4",
-    source="Remark 4, line 210 ('the total communication complexity is sum_{t=0}^{T_eps-1} t = O(T_eps^2)')",
+    source="Remark 4 ('the total communication complexity is sum_{t=0}^{T_eps-1} t = O(T_eps^2)')",
     statement="sum_{t=0}^{T-1} t = T(T-1)/2 (sympy summation, degree 2 in T) and sum_{t=0}^{T-1} t <= T^2/2 for every "
     "T >= 1 (direct integer sums, T = 1..2000 and T = 10^k, k <= 12 by the closed form checked on the first range).",
     expect="holds",
 )
 def remark_4(ctx: Context) -> Evidence:
+    """Exact integer sums sum_{t<T} t over T <= 2000 and the sympy closed form (checked against them) at T = 10^k,
+    k = 4..12, each over T^2, against 1/2."""
     closed = sp.factor(sp.summation(t_, (t_, 0, T_ - 1)))
     coeffs = [Fraction(int(c.p), int(c.q)) for c in sp.Poly(closed, T_).all_coeffs()]
 
@@ -273,15 +281,16 @@ def remark_4(ctx: Context) -> Evidence:
             out = out * T + c
         return out
 
-    Ts = list(range(1, 2001))
+    Ts = range(1, 2001)
     direct = np.cumsum(np.arange(0, 2000, dtype=np.int64))  # sum_{t=0}^{T-1} t for T = 1..2000
-    measured = [Fraction(int(s), T * T) for s, T in zip(direct, Ts, strict=True)]
+    points = Points()
+    for s, T in zip(direct, Ts, strict=True):
+        points.add(Fraction(int(s), T * T), T=T)
     mismatch = [T for s, T in zip(direct, Ts, strict=True) if value(T) != int(s)]
     for k in range(4, 13):
-        measured.append(value(10**k) / 10 ** (2 * k))
-        Ts.append(10**k)
-    return Evidence(
-        measured=measured, bound=Fraction(1, 2), relation="<=", grid={"T": Ts},
+        points.add(value(10**k) / 10 ** (2 * k), T=10**k)
+    return points.evidence(
+        "<=", bound=Fraction(1, 2),
         witness={"closed form (sympy)": str(closed), "degree in T": _remark4_degree(),
                  "T where the closed form differs from the direct sum": mismatch},
     )  # fmt: skip
@@ -289,61 +298,61 @@ def remark_4(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/remark-4:implies-table",
-    source="Remark 4, line 210 ('The communication complexity bounds for the stationarity metric reported in Table 1 "
-    "then follow directly')",
+    source="Remark 4 ('The communication complexity bounds for the stationarity metric reported in Table 1 then "
+    "follow directly')",
     statement="With T_eps from Theorem 3 (i-1) (kappa > 1) and (ii-1) (kappa = 1), the total communication "
     "sum_{t<T_eps} t = O~(eps^(-2 e)) (T_eps = O~(eps^-e)) is within Table 1's stationarity entries O~(eps^(-24 "
     "kappa/5)) and O~(eps^-1); kappa in {1, 5/4, 3/2, 2, 3, 5}, Y_n > 0.",
     expect="fails",
 )
 def remark_4_implies_table(ctx: Context) -> Evidence:
+    """sympy exponent of T_eps from Theorem 3 (i-1) / (ii-1) times Remark 4's degree 2 against Table 1's stationarity
+    exponents, kappa in {1, 5/4, 3/2, 2, 3, 5}."""
     deg = _remark4_degree()
-    measured, bound, kappas, witness = [], [], [], {}
+    points, witness = Points(), {}
     for kv in [sp.Integer(1), *KAPPA_GRID]:
         e, terms = _ipir_exponent("ii-1" if kv == 1 else "i-1", {kap: kv})
         tab = sp.Integer(1) if kv == 1 else r_(24, 5) * kv
-        measured.append(float(deg * e))
-        bound.append(float(tab))
-        kappas.append(float(kv))
+        points.add(float(deg * e), float(tab), kappa=float(kv))
         witness[f"kappa={kv}"] = f"T_eps exponent {e} from {terms}; communication {deg * e} vs table {tab}"
     witness["reading"] = (
         "for 1 < kappa < 5/2 the Y_n term C_lambda Y_n 6/(5 T^(1/6) ln T) dominates (T_eps ~ eps^-6, communication "
         "eps^-12); for kappa = 1 the table's eps^-1 is T_eps itself, not its square"
     )
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-12, grid={"kappa": kappas}, witness=witness)
+    return points.evidence("<=", rtol=SHORT_ROUNDING, witness=witness)
 
 
 @claim(
     f"{PAPER}/remark-4:dist",
-    source="Remark 4, line 210, applied to the E dist entries of Table 1 (lines 44-45)",
+    source="Remark 4, applied to the E dist entries of Table 1 (IPIR-FedAvg rows)",
     statement="Counting Algorithm 2's total communication sum_{s<t} s up to the outer iteration t at which Theorem 3 "
     "(i-2) / (ii-2) <= eps (Remark 4's accounting) gives Table 1's E dist entries O~(eps^(-12 kappa/5)) and "
     "O~(eps^-1); kappa in {1, 5/4, 3/2, 2, 3, 5}.",
     expect="fails",
 )
 def remark_4_dist(ctx: Context) -> Evidence:
+    """sympy exponent of t from Theorem 3 (i-2) / (ii-2) times Remark 4's degree 2 against Table 1's E dist
+    exponents, kappa in {1, 5/4, 3/2, 2, 3, 5}."""
     deg = _remark4_degree()
-    measured, bound, kappas = [], [], []
+    points = Points()
     for kv in [sp.Integer(1), *KAPPA_GRID]:
         e, _ = _ipir_exponent("ii-2" if kv == 1 else "i-2", {kap: kv})
-        measured.append(float(deg * e))
-        bound.append(float(sp.Integer(1) if kv == 1 else r_(12, 5) * kv))
-        kappas.append(float(kv))
-    return Evidence(
-        measured=measured, bound=bound, relation="<=", rtol=1e-12, grid={"kappa": kappas},
+        points.add(float(deg * e), float(sp.Integer(1) if kv == 1 else r_(12, 5) * kv), kappa=float(kv))
+    return points.evidence(
+        "<=", rtol=SHORT_ROUNDING,
         witness={"reading": "Table 1's E dist exponents are those of the single inner call (R_t = t rounds, see "
                  "tab-1:ipir-*); the iterate x^t_eta_t exists only after the outer iterations 0..t-1, whose rounds "
                  "double the exponent"},
     )  # fmt: skip
 
 
-# --- communication counts (V20) -----------------------------------------------------------------------------------
+# --- communication counts ----------------------------------------------------------------------------------------
 n_, S_, N_, Rr, t0_ = sp.symbols("n S N R t_0", positive=True, integer=True)
 
 
 @claim(
     f"{PAPER}/alg-2:comm-identity",
-    source="Algorithm 1 (lines 62-74: S n floats down and up per round) and Algorithm 2 (lines 94-96: R_t = t, y^t "
+    source="Algorithm 1 (lines 3-15: S n floats down and up per round) and Algorithm 2 (lines 2-4: R_t = t, y^t "
     "broadcast)",
     statement="Floats communicated: Algorithm 1 sum_{r=1}^R 2nS = 2nSR; Algorithm 2 with R_t = t + t_0 "
     "sum_{t=0}^{T-1} 2nS R_t + nNT = nST(T-1) + 2nS t_0 T + nNT, which is nST(T-1) + nNT for t_0 = 0 (sympy "
@@ -351,6 +360,8 @@ n_, S_, N_, Rr, t0_ = sp.symbols("n S N R t_0", positive=True, integer=True)
     expect="holds",
 )
 def comm_identity(ctx: Context) -> Evidence:
+    """sympy summations of the floats sent, minus the closed forms, evaluated exactly on the (n, S, N, R, T, t_0)
+    grid, against 0."""
     identities = {
         "Algorithm 1": sp.summation(2 * n_ * S_, (t_, 1, Rr)) - 2 * n_ * S_ * Rr,
         "Algorithm 2": sp.summation(2 * n_ * S_ * (t_ + t0_), (t_, 0, T_ - 1)) + n_ * N_ * T_
@@ -358,13 +369,12 @@ def comm_identity(ctx: Context) -> Evidence:
         "Algorithm 2, t_0 = 0": sp.summation(2 * n_ * S_ * t_, (t_, 0, T_ - 1)) + n_ * N_ * T_
         - (n_ * S_ * T_ * (T_ - 1) + n_ * N_ * T_),
     }  # fmt: skip
-    measured, which = [], []
+    points = Points()
     for values in product((1, 7), (1, 7), (1, 7), (1, 5), (1, 4, 9), (0, 2)):
         point = dict(zip((n_, S_, N_, Rr, T_, t0_), values, strict=True))
         for name, expr in identities.items():
-            measured.append(Fraction(int(sp.Integer(expr.subs(point)))))
-            which.append(name)
-    return Evidence(
-        measured=measured, bound=Fraction(0), relation="==", grid={"identity": which},
+            points.add(Fraction(int(sp.Integer(expr.subs(point)))), identity=name)
+    return points.evidence(
+        "==", bound=Fraction(0),
         witness={"simplified differences": {k: str(sp.simplify(v)) for k, v in identities.items()}},
     )  # fmt: skip

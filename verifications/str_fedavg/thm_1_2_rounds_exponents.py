@@ -1,5 +1,5 @@
-"""Rounds exponents of every printed R^up / R^lo statement of Theorems 1-2 of StR-FedAvg / IPIR-FedAvg (spec section 6:
-V19): ``thm-1:*:rate`` and ``thm-2:*:rate``.
+"""Rounds exponents of every printed R^up / R^lo statement of Theorems 1-2 of StR-FedAvg / IPIR-FedAvg:
+``thm-1:*:rate`` and ``thm-2:*:rate``.
 
 Nothing here runs Algorithm 1 or 2.
 
@@ -8,8 +8,7 @@ Each explicit bound (Propositions 3 and 6 with the theorem's schedule substitute
 compares the largest exponent (derived vs printed; O(.) up to logarithmic factors, which ``tab-1:log-factors`` checks
 separately).
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Theorem 1 at lines 129-147, Theorem 2 at 149-164, Remark 2 at
-166-168, Proposition 3 at 328-364, proof of Theorem 1 at 368-402, Proposition 6 at 493-521.
+Printed objects: Theorems 1 and 2, Remark 2, Propositions 3 and 6, the proof of Theorem 1.
 """
 
 from __future__ import annotations
@@ -17,33 +16,32 @@ from __future__ import annotations
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SHORT_ROUNDING
 
 from .rounds_exponent_terms import KAPPA_GRID, a_, b_, exponents, fmt, kap, p_, point_label, pts, r_, terms_at
 
 PAPER = "str-fedavg"
 
 
-# --- rounds exponents (V19) -----------------------------------------------------------------------------------
+# --- rounds exponents ----------------------------------------------------------------------------------------
 def _rate_evidence(kind: str, printed: list[sp.Expr], power: sp.Expr, points: list[dict], names: list[str],
                    notes: dict | None = None) -> Evidence:  # fmt: skip
     """Largest derived rounds exponent vs largest printed one (derived <= printed: the printed O(.) is implied, up
     to logarithmic factors) at every grid point; term-by-term comparison and log factors in the witness."""
-    measured, bound, grid, termwise = [], [], {str(k): [] for k in points[0]}, {}
+    grid_points, termwise = Points(), {}
     for point in points:
         derived = exponents(terms_at(kind, point), point, power)
         pr = [sp.simplify(x.subs(point)) for x in printed]
         d_max, p_max = max(d for d, _ in derived), max(pr)
-        measured.append(float(d_max))
-        bound.append(float(p_max))
-        for k, v in point.items():
-            grid[str(k)].append(float(v))
+        grid_points.add(float(d_max), float(p_max), **{str(k): float(v) for k, v in point.items()})
         logs = [l for d, l in derived if d == d_max and d_max not in (0, sp.oo)]
         termwise[point_label(point)] = (
             f"derived {fmt(d for d, _ in derived)} vs printed {fmt(pr)} (terms {', '.join(names)}); "
             f"log power at the largest: {max(logs) if logs else 'n/a'}"
         )
-    return Evidence(
-        measured=measured, bound=bound, relation="<=", rtol=1e-12, grid=grid, extended=True,  # sympy's oo: never
+    return grid_points.evidence(
+        "<=", rtol=SHORT_ROUNDING, extended=True,  # sympy's oo: never
         witness={"per point: eps-exponents of the rounds, term by term": termwise} | (notes or {}),
     )  # fmt: skip
 
@@ -84,6 +82,8 @@ def _rate_claim(label: str, source: str, what: str, kind: str, printed, power, p
     """Register ``<label>:rate``."""
 
     def check(ctx: Context) -> Evidence:
+        """sympy reads the rounds exponents of every term of the explicit bound at each grid point (exact rationals,
+        compared as floats); the largest derived one against the largest printed one."""
         return _rate_evidence(kind, printed, power, points, names, notes)
 
     check.__name__ = check.__qualname__ = "rate_" + label.replace("-", "_").replace(":", "_")
@@ -98,21 +98,21 @@ def _rate_claim(label: str, source: str, what: str, kind: str, printed, power, p
 
 F3, H4 = ["Q^2", "Y/S", "W/gamma_g^2"], ["Q^2", "Y/S", "W/gamma_g^2", "M"]
 rate_thm1_i1 = _rate_claim(
-    "thm-1:i-1", "Theorem 1 (i-1), line 135; explicit bound: Proposition 3 (i-2) upper, lines 336-338",
+    "thm-1:i-1", "Theorem 1 (i-1); explicit bound: Proposition 3 (i-2) upper",
     f"{_THM1_I}: R_f^up = O((mu_f Q^2/eps)^(2/p) + (W/(p mu_f^(2a-b) eps gamma_g^2))^(1/(2a-b)) + "
     "(Y/(p mu_f^(a-b) eps S))^(1/(a-b)))",
     "thm1-i:f", [2 / p_, 1 / (a_ - b_), 1 / (2 * a_ - b_)], 1, _ab_points(AB_THM1, p=[1, 2, 3]), F3, _THM1_I_GRID,
     "fails", _THETA_NOTE,
 )  # fmt: skip
 rate_thm1_i2 = _rate_claim(
-    "thm-1:i-2", "Theorem 1 (i-2), line 136; explicit bound: Proposition 3 (i-1), lines 334-335",
+    "thm-1:i-2", "Theorem 1 (i-2); explicit bound: Proposition 3 (i-1)",
     f"{_THM1_I}: R_h^up = O((mu_f^(1-b) p Q^2/eps)^(2/(bp)) + (W/(mu_f^(2a) eps gamma_g^2))^(1/(2a)) + "
     "(Y/(mu_f^a eps S))^(1/a) + (pM/(mu_f^b eps))^(1/b))",
     "thm1-i:h", [2 / (b_ * p_), 1 / a_, 1 / (2 * a_), 1 / b_], 1, _ab_points(AB_THM1, p=[1, 2, 3]), H4,
     _THM1_I_GRID, "fails", _THETA_NOTE,
 )  # fmt: skip
 rate_thm1_ii1 = _rate_claim(
-    "thm-1:ii-1", "Theorem 1 (ii-1), line 139; explicit bound: Proposition 3 (ii-2) lower, lines 346-347",
+    "thm-1:ii-1", "Theorem 1 (ii-1); explicit bound: Proposition 3 (ii-2) lower",
     f"{_THM1_I} with X_h^* alpha-weak sharp of order kappa > 1: R_f^lo = O(||grad f(x*)||^kappa ((mu_f^(1-b) p Q^2/"
     "(alpha eps^kappa))^(2/(bp)) + (W/(mu_f^(2a) alpha eps^kappa gamma_g^2))^(1/(2a)) + (Y/(mu_f^a alpha eps^kappa "
     "S))^(1/a) + (pM/(mu_f^b alpha eps^kappa))^(1/b))), rounds until -||grad f(x*)||((Err + 2 eta M)/alpha)^(1/kappa) "
@@ -123,23 +123,23 @@ rate_thm1_ii1 = _rate_claim(
 )  # fmt: skip
 _III = [2 / p_, sp.Integer(1), r_(1, 2)]
 rate_thm1_iii1 = _rate_claim(
-    "thm-1:iii-1", "Theorem 1 (iii-1), line 142; explicit bound: Proposition 3 (iii-2) upper, lines 361-362",
+    "thm-1:iii-1", "Theorem 1 (iii-1); explicit bound: Proposition 3 (iii-2) upper",
     f"{_THM1_III}: R_f^up = O((mu_f Q^2/eps)^(2/p) + sqrt(pW/(eta mu_f^2 eps gamma_g^2)) + pY/(eta mu_f eps S))",
     "thm1-iii:f", _III, 1, pts(eta=[r_(1, 10), r_(1, 2), 1], p=[1, 2, 3]), F3, _THM1_III_GRID, "fails",
 )  # fmt: skip
 rate_thm1_iii2 = _rate_claim(
-    "thm-1:iii-2", "Theorem 1 (iii-2), line 143; explicit bound: Proposition 3 (iii-1), lines 357-358",
+    "thm-1:iii-2", "Theorem 1 (iii-2); explicit bound: Proposition 3 (iii-1)",
     f"{_THM1_III}: R_h^up = O((eta mu_f p Q^2/eps)^(2/p) + sqrt(pW/(mu_f^2 eps gamma_g^2)) + pY/(mu_f eps S))",
     "thm1-iii:h", _III, 1, pts(eta=[r_(1, 10), r_(1, 2), 1], p=[1, 2, 3]), F3, _THM1_III_GRID, "fails",
 )  # fmt: skip
 rate_thm1_iii3 = _rate_claim(
-    "thm-1:iii-3", "Theorem 1 (iii-3), line 144; explicit bound: Proposition 3 (iii-2) lower, lines 359-360",
+    "thm-1:iii-3", "Theorem 1 (iii-3); explicit bound: Proposition 3 (iii-2) lower",
     f"{_THM1_III}: R_f^lo = O((||grad f(x*)||/alpha)((eta mu_f p Q^2/eps)^(2/p) + sqrt(pW/(mu_f^2 eps gamma_g^2)) + "
     "pY/(mu_f eps S))), rounds until -(2||grad f(x*)||/alpha) Err >= -eps",
     "thm1-iii:f-lower", _III, 1, pts(eta=[r_(1, 10), r_(1, 2), 1], p=[1, 2, 3]), F3, _THM1_III_GRID, "fails",
 )  # fmt: skip
 rate_thm1_iii4 = _rate_claim(
-    "thm-1:iii-4", "Theorem 1 (iii-4), line 145; explicit bound: Proposition 3 (iii-3), lines 363-364",
+    "thm-1:iii-4", "Theorem 1 (iii-4); explicit bound: Proposition 3 (iii-3)",
     f"{_THM1_III}: R^up_(||xbar^R - x*||^2) = O((pQ^2/eps)^(2/p) + sqrt(pW/(eta mu_f^3 eps gamma_g^2)) + "
     "pY/(eta mu_f^2 eps S))",
     "thm1-iii:dist2", _III, 1, pts(eta=[r_(1, 10), r_(1, 2), 1], p=[1, 2, 3]), F3, _THM1_III_GRID, "fails",
@@ -150,19 +150,19 @@ _THM2_I_GRID = (
     "index 1 - (a + b) is 0 there)"
 )
 rate_thm2_i1 = _rate_claim(
-    "thm-2:i-1", "Theorem 2 (i-1), line 154; explicit bound: Proposition 6 (i-2) upper, lines 502-503",
+    "thm-2:i-1", "Theorem 2 (i-1); explicit bound: Proposition 6 (i-2) upper",
     f"{_THM2_I}: R_f^up = O((Q~^2/eps)^(1/(1-(a+b))) + (W/(eps gamma_g^2))^(1/(2a-b)) + (Y/(eps S))^(1/(a-b)))",
     "thm2-i:f", [1 / (1 - a_ - b_), 1 / (a_ - b_), 1 / (2 * a_ - b_)], 1, _ab_points(AB_THM2), F3, _THM2_I_GRID,
     "fails",
     {"Q~ term": "3 Q~^2 R^(a+b-1)/... does not decay for a + b >= 1 (the printed root index 1 - (a+b) is <= 0)"},
 )  # fmt: skip
 rate_thm2_i2 = _rate_claim(
-    "thm-2:i-2", "Theorem 2 (i-2), line 155; explicit bound: Proposition 6 (i-1), lines 499-500",
+    "thm-2:i-2", "Theorem 2 (i-2); explicit bound: Proposition 6 (i-1)",
     f"{_THM2_I}: R_h^up = O((Q~^2/eps)^(1/(1-a)) + (W/(eps gamma_g^2))^(1/(2a)) + (Y/(eps S))^(1/a) + (M/eps)^(1/b))",
     "thm2-i:h", [1 / (1 - a_), 1 / a_, 1 / (2 * a_), 1 / b_], 1, _ab_points(AB_THM2), H4, _THM2_I_GRID, "holds",
 )  # fmt: skip
 rate_thm2_ii = _rate_claim(
-    "thm-2:ii", "Theorem 2 (ii), line 158; explicit bound: Proposition 6 (ii-2) lower, lines 509-510",
+    "thm-2:ii", "Theorem 2 (ii); explicit bound: Proposition 6 (ii-2) lower",
     "Theorem 2 Case ii (kappa > 1, gamma~ = R^(-a), eta = R^(-b), 'for some 0 <= a, b <= 1'): R_f^lo = "
     "O(||grad f(x*)||^kappa ((Q~^2/(alpha eps^kappa))^(1/(1-a)) + (W/(alpha eps^kappa gamma_g^2))^(1/(2a)) + "
     "(Y/(alpha eps^kappa S))^(1/a) + (M/(alpha eps^kappa))^(1/b))), rounds until -||grad f(x*)||((Err' + 2 eta M)/"
@@ -177,17 +177,17 @@ _THM2_III = "Theorem 2 Case iii (kappa = 1, gamma~ = R^(-a), constant eta <= alp
 _A_III = pts(a=[r_(1, 4), r_(1, 2), r_(3, 4)])
 _P_III = [1 / (1 - a_), 1 / a_, 1 / (2 * a_)]
 rate_thm2_iii1 = _rate_claim(
-    "thm-2:iii-1", "Theorem 2 (iii-1), line 161; explicit bound: Proposition 6 (iii-2) upper, lines 520-521",
+    "thm-2:iii-1", "Theorem 2 (iii-1); explicit bound: Proposition 6 (iii-2) upper",
     f"{_THM2_III}: R_f^up = O((Q~^2/(eta eps))^(1/(1-a)) + (W/(eta eps gamma_g^2))^(1/(2a)) + (Y/(eta eps S))^(1/a))",
     "thm2-iii:f", _P_III, 1, _A_III, F3, "a in {1/4, 1/2, 3/4}", "holds",
 )  # fmt: skip
 rate_thm2_iii2 = _rate_claim(
-    "thm-2:iii-2", "Theorem 2 (iii-2), line 162; explicit bound: Proposition 6 (iii-1), lines 516-517",
+    "thm-2:iii-2", "Theorem 2 (iii-2); explicit bound: Proposition 6 (iii-1)",
     f"{_THM2_III}: R_h^up = O((Q~^2/eps)^(1/(1-a)) + (W/(eps gamma_g^2))^(1/(2a)) + (Y/(eps S))^(1/a))",
     "thm2-iii:h", _P_III, 1, _A_III, F3, "a in {1/4, 1/2, 3/4}", "holds",
 )  # fmt: skip
 rate_thm2_iii3 = _rate_claim(
-    "thm-2:iii-3", "Theorem 2 (iii-3), line 163; explicit bound: Proposition 6 (iii-2) lower, lines 518-519",
+    "thm-2:iii-3", "Theorem 2 (iii-3); explicit bound: Proposition 6 (iii-2) lower",
     f"{_THM2_III}: R_f^lo = O((||grad f(x*)||/alpha)((Q~^2/eps)^(1/(1-a)) + (W/(eps gamma_g^2))^(1/(2a)) + "
     "(Y/(eps S))^(1/a)))",
     "thm2-iii:f-lower", _P_III, 1, _A_III, F3, "a in {1/4, 1/2, 3/4}", "holds",

@@ -1,15 +1,12 @@
-"""The schedule algebra of the proof of Theorem 1 of StR-FedAvg (spec section 6: V9 (a)-(d)): theta, the theta-weighted
-sum, the Case i substitution and its limit, eq. (8) and the h-bound.
+"""The schedule algebra of the proof of Theorem 1 of StR-FedAvg: theta, the theta-weighted sum, the Case i
+substitution and its limit, eq. (8) and the h-bound.
 
 Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality between printed closed forms, checked
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
 Schedules, theta and B^2: :mod:`.schedule_forms`. Instances: symbolic in positive symbols; exact grids as stated per
-claim.
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Theorem 1 at lines 129-147, Remark 2 at 166-168, Theorem 3 at
-186-207, Propositions 1, 3 at 242-247, 328-364, proof of Theorem 1 at 368-403.
+claim. Printed objects: Theorems 1 and 3, Remark 2, Propositions 1 and 3, the proof of Theorem 1.
 """
 
 from __future__ import annotations
@@ -22,12 +19,13 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
 from . import printed as pf
 from .schedule_forms import (
     AB,
     R_,
-    TOL,
     F,
     a_,
     b_,
@@ -46,32 +44,33 @@ from .schedule_forms import (
 PAPER = "str-fedavg"
 
 
-# --- Theorem 1 proof identities (V9 a-d) -----------------------------------------------------------------------------
+# --- Theorem 1 proof identities ------------------------------------------------------------------------------------
 @claim(
     f"{PAPER}/thm-1:proof-theta",
-    source="Proof of Theorem 1 (i-1), line 370 (theta of Proposition 1, line 244)",
+    source="Proof of Theorem 1 (i-1) (theta of Proposition 1)",
     statement="eta gamma~ = (2/mu_f)(1 - 1/theta) with theta := 1/(1 - 0.5 eta mu_f gamma~): sympy simplification of "
     "the difference (eta, mu_f, gamma~ > 0), and exact rational evaluation of both sides on eta in {1/20, 1/5, 1/2, "
     "1}, mu_f in {1/10, 1, 3}, gamma~ in {1/100, 1/10, 1/2} (0.5 eta mu_f gamma~ < 1).",
     expect="holds",
 )
 def proof_theta(ctx: Context) -> Evidence:
+    """sympy simplifies the difference of the two sides; exact rationals evaluate both on the (eta, mu_f, gamma~)
+    grid."""
     theta = 1 / (1 - eta_ * mu_ * gt_ / 2)
     point = {eta_: sp.Rational(1, 2), mu_: 3, gt_: sp.Rational(1, 10)}
-    measured, bound, names = [sym_residual(eta_ * gt_ - 2 / mu_ * (1 - 1 / theta), point)], [Fraction(0)], ["sympy"]
+    points = Points()
+    points.add(sym_residual(eta_ * gt_ - 2 / mu_ * (1 - 1 / theta), point), Fraction(0), case="sympy")
     for eta in (F(1, 20), F(1, 5), F(1, 2), F(1)):
         for mu in (F(1, 10), F(1), F(3)):
             for g in (F(1, 100), F(1, 10), F(1, 2)):
                 th = 1 / (1 - eta * mu * g / 2)
-                measured.append(eta * g)
-                bound.append(2 / mu * (1 - 1 / th))
-                names.append(f"eta={eta}, mu_f={mu}, gamma~={g}")
-    return Evidence(measured=measured, bound=bound, relation="==", grid={"case": names})
+                points.add(eta * g, 2 / mu * (1 - 1 / th), case=f"eta={eta}, mu_f={mu}, gamma~={g}")
+    return points.evidence("==")
 
 
 @claim(
     f"{PAPER}/thm-1:proof-sum",
-    source="Proof of Theorem 1 (i-1), lines 372-378",
+    source="Proof of Theorem 1 (i-1)",
     statement="The chain 1/(eta gamma~ sum_{r=1}^R theta^r) = 1/((2/mu_f)(1 - 1/theta)(theta^(R+1) - theta)/(theta - "
     "1)) = 1/((2/mu_f)(theta^R - 1)) = mu_f/(2/(1 - 0.5 eta mu_f gamma~)^R - 2): both printed equalities by sympy "
     "(theta, mu_f > 0, R symbolic), and the first expression (direct summation) against the last, exactly in "
@@ -80,23 +79,24 @@ def proof_theta(ctx: Context) -> Evidence:
     expect="holds",
 )
 def proof_sum(ctx: Context) -> Evidence:
+    """sympy simplifies both printed equalities; exact rationals sum theta^r directly against the last expression on
+    the (x, mu_f, R) grid."""
     step1 = 1 / ((2 / mu_) * (1 - 1 / theta_) * (theta_ ** (R_ + 1) - theta_) / (theta_ - 1)) - 1 / (
         (2 / mu_) * (theta_**R_ - 1)
     )
     step2 = (1 / ((2 / mu_) * (theta_**R_ - 1))).subs(theta_, 1 / c_) - mu_ / (2 / c_**R_ - 2)
     point = {theta_: sp.Rational(11, 10), mu_: 2, R_: 7, c_: sp.Rational(9, 10)}
-    measured = [sym_residual(step1, point), sym_residual(step2, point)]
-    bound, names = [Fraction(0), Fraction(0)], ["sympy: second expression = third", "sympy: third = fourth"]
+    points = Points()
+    points.add(sym_residual(step1, point), Fraction(0), case="sympy: second expression = third")
+    points.add(sym_residual(step2, point), Fraction(0), case="sympy: third = fourth")
     for x in (F(1, 100), F(1, 10), F(1, 2)):
         theta = 1 / (1 - x)
         for mu in (F(1, 2), F(1), F(3)):
             total = Fraction(0)
             for R in range(1, 31):
                 total += theta**R
-                measured.append(1 / (2 * x / mu * total))
-                bound.append(mu / (2 / (1 - x) ** R - 2))
-                names.append(f"x={x}, mu_f={mu}, R={R}")
-    return Evidence(measured=measured, bound=bound, relation="==", grid={"case": names})
+                points.add(1 / (2 * x / mu * total), mu / (2 / (1 - x) ** R - 2), case=f"x={x}, mu_f={mu}, R={R}")
+    return points.evidence("==")
 
 
 @cache
@@ -109,7 +109,7 @@ def _subst_symbolic() -> tuple[str, sp.Expr]:
 
 @claim(
     f"{PAPER}/thm-1:proof-subst",
-    source="Proof of Theorem 1 (i-1), lines 381-383",
+    source="Proof of Theorem 1 (i-1)",
     statement="'By choosing gamma~ := 1/mu_f^a R^a, eta := p ln(R)/mu_f^b R^b ... we obtain mu_f/(2/(1 - p "
     "ln(R)/2R)^R - 2)', i.e. 0.5 eta mu_f gamma~ = p ln R/(2R), for the theorem's 'some 0 < b < a <= 1': sympy gives "
     "the ratio in the witness; evaluated (30 digits) on (a, b) in {(2/3, 1/3), (7/12, 5/12), (1/2, 1/4), (3/4, 1/8), "
@@ -117,18 +117,18 @@ def _subst_symbolic() -> tuple[str, sp.Expr]:
     expect="fails",
 )
 def proof_subst(ctx: Context) -> Evidence:
+    """30-digit mpmath 0.5 eta mu_f gamma~ under the Case i schedule against the printed p ln R/(2R) on the (a, b) x
+    mu_f x p x R grid; sympy gives the exact ratio (witness)."""
     ratio, _ = _subst_symbolic()
-    measured, bound, grid = [], [], {"a": [], "b": [], "mu_f": [], "p": [], "R": []}
+    points = Points()
     for a, b in AB:
         for mu in (0.1, 1.0, 10.0):
             for p in (1, 2):
                 for R in (10**2, 10**4):
-                    measured.append(float(x_case_i(a, b, mu, p, R)))
-                    bound.append(p * math.log(R) / (2 * R))
-                    for k, v in zip(grid, (float(a), float(b), mu, p, R)):
-                        grid[k].append(v)
-    return Evidence(
-        measured=measured, bound=bound, relation="==", rtol=TOL, grid=grid,
+                    bound = p * math.log(R) / (2 * R)
+                    points.add(float(x_case_i(a, b, mu, p, R)), bound, a=float(a), b=float(b), mu_f=mu, p=p, R=R)
+    return points.evidence(
+        "==", rtol=ROUNDING,
         witness={
             "sympy: 0.5 eta mu_f gamma~ / (p ln R/(2R))": ratio,
             "reading": "the substitution is exact iff a + b = 1 (Table 1's (2/3, 1/3), Theorem 3's (7/12, 5/12)); for "
@@ -140,30 +140,32 @@ def proof_subst(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-1:proof-subst:corrected",
-    source="Proof of Theorem 1 (i-1), lines 381-383; Remark 2, line 168; proof of Theorem 3, line 572",
+    source="Proof of Theorem 1 (i-1); Remark 2; proof of Theorem 3",
     statement="With b = 1 - a the Case i substitution 0.5 eta mu_f gamma~ = p ln R/(2R) is exact: sympy "
     "simplification of the difference for symbolic a, mu_f, p, R, and 30-digit evaluation at a in {2/3 (Table 1), "
     "7/12 (Theorem 3), 3/5, 3/4} (b = 1 - a < a), mu_f in {1/10, 1, 10}, p in {1, 2}, R in {1e2, 1e4}.",
     expect="holds",
 )
 def proof_subst_corrected(ctx: Context) -> Evidence:
+    """sympy simplifies the difference at b = 1 - a; 30-digit mpmath evaluates the substitution against p ln R/(2R)
+    on the a x mu_f x p x R grid."""
     _, residual = _subst_symbolic()
-    measured = [Fraction(0) if residual == 0 else float(residual.subs({a_: sp.Rational(2, 3), mu_: 2, p_: 1, R_: 9}))]
-    bound, grid = [0.0], {"a": ["symbolic"], "mu_f": ["symbolic"], "p": ["symbolic"], "R": ["symbolic"]}
+    points = Points()
+    symbolic = Fraction(0) if residual == 0 else float(residual.subs({a_: sp.Rational(2, 3), mu_: 2, p_: 1, R_: 9}))
+    points.add(symbolic, 0.0, a="symbolic", mu_f="symbolic", p="symbolic", R="symbolic")
     for a in (F(2, 3), F(7, 12), F(3, 5), F(3, 4)):
         for mu in (0.1, 1.0, 10.0):
             for p in (1, 2):
                 for R in (10**2, 10**4):
-                    measured.append(float(x_case_i(a, 1 - a, mu, p, R)))
-                    bound.append(p * math.log(R) / (2 * R))
-                    for k, v in zip(grid, (str(a), mu, p, R)):
-                        grid[k].append(v)
-    return Evidence(measured=measured, bound=bound, relation="==", rtol=TOL, grid=grid)
+                    points.add(
+                        float(x_case_i(a, 1 - a, mu, p, R)), p * math.log(R) / (2 * R), a=str(a), mu_f=mu, p=p, R=R
+                    )
+    return points.evidence("==", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/thm-1:proof-limit",
-    source="Proof of Theorem 1 (i-1), lines 386-389",
+    source="Proof of Theorem 1 (i-1)",
     statement="mu_f/(2/(1 - p ln R/(2R))^R - 2) <= mu_f/(2(R^(p/2) - 1)), i.e. the ratio (R^(p/2) - 1)/((1 - x)^(-R) "
     "- 1) <= 1 with x = p ln R/(2R), for every integer 2 <= R <= 1e5 (1e6 in the full profile) and p in {1, 2, 3, 5} "
     "(p ln R < 2R throughout; float64 with log1p/expm1). R = 1 gives 0/0 on both sides and is left out. The printed "
@@ -172,6 +174,8 @@ def proof_subst_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def proof_limit(ctx: Context) -> Evidence:
+    """Float64 (log1p/expm1) ratio (R^(p/2) - 1)/((1 - x)^(-R) - 1) over the integers 2 <= R <= 1e5 (1e6 full), p in
+    {1, 2, 3, 5}, against 1; sympy gives the limit and the monotonicity argument (witness)."""
     R = np.arange(2, (10**5 if ctx.quick else 10**6) + 1, dtype=float)
     measured, grid_p, grid_R = [], [], []
     for p in (1, 2, 3, 5):
@@ -183,7 +187,7 @@ def proof_limit(ctx: Context) -> Evidence:
     xs = sp.Symbol("x", positive=True)
     slope = sp.simplify(sp.diff(sp.log(1 - xs) + xs, xs))
     return Evidence(
-        measured=np.concatenate(measured), bound=1.0, relation="<=", rtol=TOL,
+        measured=np.concatenate(measured), bound=1.0, relation="<=", rtol=ROUNDING,
         grid={"p": np.concatenate(grid_p), "R": np.concatenate(grid_R)},
         witness={
             "sympy: lim_{x->0+} (1 - x)^(1/x)": str(sp.limit((1 - xs) ** (1 / xs), xs, 0, "+")),
@@ -228,7 +232,7 @@ def _symbolic_monotone() -> str:
 
 @claim(
     f"{PAPER}/thm-1:proof-eq8",
-    source="Proof of Theorem 1, eq. (8), lines 381-384, from Proposition 3 (i-2), lines 336-338",
+    source="Proof of Theorem 1, eq. (8), from Proposition 3 (i-2)",
     statement="The noise terms of (8): (gamma~/eta) V(eta) + (gamma~^2/eta) W(eta) (Proposition 3 (i-2) upper bound "
     "at the Case i schedule, eta = eta(R)) <= [V(eta^) + W(eta^)/(mu_f^a R^a)]/(p ln R mu_f^(a-b) R^(a-b)) (printed, "
     "eta^ = p/(e b mu_f^b)); 30 random constant draws per (a, b) in the six pairs of thm-1:proof-subst, p in {1, 2}, "
@@ -236,6 +240,8 @@ def _symbolic_monotone() -> str:
     expect="holds",
 )
 def proof_eq8(ctx: Context) -> Evidence:
+    """Float64 on the Case i schedule grid with 30 seeded draws of the bracket constants per point: Proposition 3
+    (i-2)'s noise terms at eta(R) against the printed (8) at eta^."""
     a, b, p, mu, R, c = _schedule_grid(ctx, 30)
     log_R = np.log(R)
     eta, gamma = pf.eta_sc(log_R, p, b, mu), (mu * R) ** -a
@@ -245,7 +251,7 @@ def proof_eq8(ctx: Context) -> Evidence:
     pref = 1 / (p * log_R * mu ** (a - b) * R ** (a - b))
     return Evidence(
         measured=gamma / eta * v + gamma**2 / eta * w, bound=pref * (v_hat + w_hat / (mu * R) ** a), relation="<=",
-        rtol=TOL, grid={"a": a, "b": b, "p": p, "mu_f": mu, "R": R},
+        rtol=ROUNDING, grid={"a": a, "b": b, "p": p, "mu_f": mu, "R": R},
         witness={
             "sympy": "gamma~/eta = 1/(p ln R mu_f^(a-b) R^(a-b)) exactly; the only inequality is eta(R) -> eta^ inside "
             "the brackets, valid as eta(R) <= eta^ (thm-1:eta-hat:bound) and " + _symbolic_monotone(),
@@ -255,7 +261,7 @@ def proof_eq8(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-1:proof-h",
-    source="Proof of Theorem 1 (i-2), lines 398-401, from Proposition 3 (i-1), lines 334-335",
+    source="Proof of Theorem 1 (i-2), from Proposition 3 (i-1)",
     statement="The noise and M terms of the printed h-bound: gamma~ V(eta) + gamma~^2 W(eta) + 2 eta M (Proposition 3 "
     "(i-1) at the Case i schedule) <= V(eta^)/(mu_f^a R^a) + W(eta^)/(mu_f^(2a) R^(2a)) + 2 p ln R M/(mu_f^b R^b) "
     "(printed, eta^ = p/(e b mu_f^b)), on the grid of thm-1:proof-eq8. The first term, eta mu_f Q^2/(2(theta^R - 1)) "
@@ -263,6 +269,8 @@ def proof_eq8(ctx: Context) -> Evidence:
     expect="holds",
 )
 def proof_h(ctx: Context) -> Evidence:
+    """Float64 on the grid of thm-1:proof-eq8: Proposition 3 (i-1)'s noise and M terms at eta(R) against the printed
+    h-bound at eta^."""
     a, b, p, mu, R, c = _schedule_grid(ctx, 30)
     log_R = np.log(R)
     eta, gamma = pf.eta_sc(log_R, p, b, mu), (mu * R) ** -a
@@ -270,6 +278,6 @@ def proof_h(ctx: Context) -> Evidence:
     v_hat, w_hat = brackets(pf.eta_hat_sc(p, b, mu), c)
     printed = v_hat / (mu * R) ** a + w_hat / (mu * R) ** (2 * a) + 2 * p * log_R * c["M"] / (mu**b * R**b)
     return Evidence(
-        measured=gamma * v + gamma**2 * w + 2 * eta * c["M"], bound=printed, relation="<=", rtol=TOL,
+        measured=gamma * v + gamma**2 * w + 2 * eta * c["M"], bound=printed, relation="<=", rtol=ROUNDING,
         grid={"a": a, "b": b, "p": p, "mu_f": mu, "R": R},
     )  # fmt: skip

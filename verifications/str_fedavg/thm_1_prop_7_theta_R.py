@@ -1,14 +1,12 @@
-"""theta^R against the R^(p/2) factor of the printed bounds of StR-FedAvg / IPIR-FedAvg (spec section 6: V9 (g)):
-Theorem 1 Cases i and iii, Proposition 7 Cases i and ii.
+"""theta^R against the R^(p/2) factor of the printed bounds of StR-FedAvg / IPIR-FedAvg: Theorem 1 Cases i and iii,
+Proposition 7 Cases i and ii.
 
 Nothing here runs Algorithm 1 or 2: every claim is an identity or inequality between printed closed forms, checked
 with sympy (an identity holds when the simplified difference is 0; otherwise the remainder is the witness), exact
 rationals (``fractions.Fraction``), mpmath (30 digits) or float64 in log space where a sweep is large.
 
-Schedules, theta and B^2: :mod:`.schedule_forms`.
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Theorem 1 at lines 129-147, Proposition 1 at 242-247, Proposition
-7 at 538-552, proof of Theorem 1 at 368-403, Appendix F (Proposition 7) at 840-858.
+Schedules, theta and B^2: :mod:`.schedule_forms`. Printed objects: Theorem 1, Propositions 1 and 7, the proof of
+Theorem 1, Appendix F (proof of Proposition 7).
 """
 
 from __future__ import annotations
@@ -18,8 +16,10 @@ import math
 import mpmath
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
-from .schedule_forms import AB, TOL, x_case_i
+from .schedule_forms import AB, x_case_i
 
 PAPER = "str-fedavg"
 
@@ -31,20 +31,17 @@ def _theta_R_minus_1(x, R):
         return mpmath.expm1(-mpmath.mpf(R) * mpmath.log1p(-mpmath.mpf(x)))
 
 
-# --- theta^R against the R^(p/2) factor of the printed bounds (V9 g) ------------------------------------------------
+# --- theta^R against the R^(p/2) factor of the printed bounds --------------------------------------------------------
 def _theta_evidence(rows, printed_note: str) -> Evidence:
     """rows: (x = 0.5 eta mu_f gamma~, R, printed denominator, grid dict). x >= 1 (theta undefined) is skipped."""
-    measured, bound, grid, skipped = [], [], {}, 0
+    points, skipped = Points(), 0
     for x, R, printed, point in rows:
         if not 0 < x < 1:
             skipped += 1
             continue
-        measured.append(float(_theta_R_minus_1(x, R)))
-        bound.append(float(printed))
-        for k, v in point.items():
-            grid.setdefault(k, []).append(v)
-    return Evidence(
-        measured=measured, bound=bound, relation=">=", rtol=TOL, grid=grid,
+        points.add(float(_theta_R_minus_1(x, R)), float(printed), **point)
+    return points.evidence(
+        ">=", rtol=ROUNDING,
         witness={"derived factor": "1/(eta gamma~ sum_r theta^r) = mu_f/(2(theta^R - 1)) (thm-1:proof-sum)",
                  "printed factor": printed_note, "grid points with 0.5 eta mu_f gamma~ >= 1 (skipped)": skipped},
     )  # fmt: skip
@@ -56,7 +53,7 @@ _ETA_GRID = (0.05, 0.2, 0.5, 1.0)
 
 @claim(
     f"{PAPER}/thm-1:i:theta-R",
-    source="Proof of Theorem 1, lines 383-393; Theorem 1 Case i, lines 133-136",
+    source="Proof of Theorem 1 (i-1); Theorem 1 Case i",
     statement="Theorem 1 Case i (gamma~ = 1/(mu_f R)^a, eta = p ln R/(mu_f^b R^b), 'some 0 < b < a <= 1'): theta^R - "
     "1 >= R^(p/2) - 1, the factor the printed bounds use (equivalently, mu_f Q^2/(2(theta^R - 1)) <= mu_f "
     "Q^2/(2(R^(p/2) - 1))); 30-digit evaluation on the six (a, b) pairs of thm-1:proof-subst, p in {1, 2}, mu_f in "
@@ -64,6 +61,8 @@ _ETA_GRID = (0.05, 0.2, 0.5, 1.0)
     expect="fails",
 )
 def theta_thm1_i(ctx: Context) -> Evidence:
+    """30-digit mpmath theta^R - 1 under the Case i schedule against the printed R^(p/2) - 1, on the six (a, b)
+    pairs x p x mu_f x R grid."""
     rows = []
     for a, b in AB:
         for p in (1, 2):
@@ -76,7 +75,7 @@ def theta_thm1_i(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-1:iii:theta-R",
-    source="Theorem 1 Case iii, lines 141-145 (rounds with root p/2 on Q^2; proof: 'Using Proposition 3', line 403)",
+    source="Theorem 1 Case iii (rounds with root p/2 on Q^2; proof of Theorem 1: 'Using Proposition 3')",
     statement="Theorem 1 Case iii (gamma~ = p ln R/(mu_f R), any constant eta <= alpha/(2||grad f(x*)||)): theta^R - "
     "1 >= R^(p/2) - 1, the factor behind the printed (mu_f Q^2/eps)^(2/p) terms; 0.5 eta mu_f gamma~ = eta p ln "
     "R/(2R), so theta^R ~ R^(eta p/2); 30 digits on eta in {0.05, 0.2, 0.5, 1}, p in {1, 2}, R in {1e2, 1e3, 1e4, "
@@ -84,6 +83,7 @@ def theta_thm1_i(ctx: Context) -> Evidence:
     expect="fails",
 )
 def theta_thm1_iii(ctx: Context) -> Evidence:
+    """30-digit mpmath theta^R - 1 under the Case iii schedule against R^(p/2) - 1, on the eta x p x R grid."""
     rows = [
         (eta * p * math.log(R) / (2 * R), R, R ** (p / 2) - 1, {"eta": eta, "p": p, "R": R})
         for eta in _ETA_GRID
@@ -95,7 +95,7 @@ def theta_thm1_iii(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-7:i:theta-R",
-    source="Proposition 7 Case i, lines 542-544; Appendix F, lines 846-851",
+    source="Proposition 7 Case i; Appendix F",
     statement="Proposition 7 Case i (mu_f = 1, gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b, '0 < b < a <= 1'): the "
     "first term 2 D_0/(eta gamma~ sum_r theta^r) = D_0/(theta^R - 1) is bounded by the printed D_0/(R_t^(p/2) - 1) "
     "iff theta^R - 1 >= R_t^(p/2) - 1; 30 digits on the six (a, b) pairs of thm-1:proof-subst (Theorem 3's (7/12, "
@@ -103,6 +103,8 @@ def theta_thm1_iii(ctx: Context) -> Evidence:
     expect="fails",
 )
 def theta_prop7_i(ctx: Context) -> Evidence:
+    """30-digit mpmath theta^R - 1 (mu_f = 1, Case i schedule) against the printed R_t^(p/2) - 1, on the six (a, b)
+    pairs x p x R_t grid."""
     rows = []
     for a, b in AB:
         for p in (1, 2):
@@ -114,7 +116,7 @@ def theta_prop7_i(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-7:ii:theta-R",
-    source="Proposition 7 Case ii, lines 549-551; Appendix F, lines 853-858",
+    source="Proposition 7 Case ii; Appendix F",
     statement="Proposition 7 Case ii (mu_f = 1, gamma~_t = p ln R_t/R_t, constant eta): the first term 2 D_0/(eta "
     "gamma~ sum_r theta^r) = D_0/(theta^R - 1) is bounded by the printed D_0/(eta (R_t^(p/2) - 1)) iff theta^R - 1 >= "
     "eta (R_t^(p/2) - 1); 30 digits on eta in {0.05, 0.2, 0.5, 1}, p in {1, 2} (Theorem 3 Case ii: p = 2), R_t in "
@@ -122,6 +124,8 @@ def theta_prop7_i(ctx: Context) -> Evidence:
     expect="fails",
 )
 def theta_prop7_ii(ctx: Context) -> Evidence:
+    """30-digit mpmath theta^R - 1 (mu_f = 1, Case ii schedule) against the printed eta (R_t^(p/2) - 1), on the
+    eta x p x R_t grid."""
     rows = [
         (eta * p * math.log(R) / (2 * R), R, eta * (R ** (p / 2) - 1), {"eta": eta, "p": p, "R_t": R})
         for eta in _ETA_GRID

@@ -1,18 +1,18 @@
-"""Summation bounds of the proof of Theorem 3 of StR-FedAvg / IPIR-FedAvg (spec section 6: V11): the printed bounds
-``thm-3:proof-sum-a`` ... ``-j`` (pre-/post-substitution expressions, lines 574-589 and 612-620) and the corrected
-bounds where a printed one fails.
+"""Summation bounds of the proof of Theorem 3 of StR-FedAvg / IPIR-FedAvg: the printed bounds ``thm-3:proof-sum-a`` ...
+``-j`` (from the pre- to the post-substitution expressions of the proofs of Theorem 3 (i-1) and (ii-1)) and the
+corrected bounds where a printed one fails.
 
 Nothing here runs Algorithm 1 or 2.
 
-* Summation bounds ``thm-3:proof-sum-a`` ... ``-j`` (pre-/post-substitution expressions, lines 574-589 and 612-620,
-  read off as in the spec): float64 cumulative sums (sequential, chunked) of every left-hand side for T = 1..1e5
-  (quick) and T = 1..1e7 (full), kappa in {1.25, 1.5, 2, 3, 5} where the bound depends on kappa. The evidence holds
-  every T <= 2000, 300 log-spaced T, and the T of the largest ratio and of the first and last violation found by the
+* Summation bounds ``thm-3:proof-sum-a`` ... ``-j`` (read off the pre- and post-substitution expressions of the
+  proof): float64 cumulative sums (sequential, chunked) of every left-hand side for T = 1..1e5 (quick) and
+  T = 1..1e7 (full), kappa in {1.25, 1.5, 2, 3, 5} where the bound depends on kappa. The evidence holds every
+  T <= 2000, 300 log-spaced T, and the T of the largest ratio and of the first and last violation found by the
   scan, so the reported margin is the largest LHS/RHS over the whole range. Power sums beyond the scan use the
   Hurwitz zeta function (mpmath, 50 digits): sum_{t=1}^T t^(-s) = zeta(s) - zeta(s, T+1). Witnesses give the analytic
   T -> oo limit of LHS/RHS (leading terms of the integral comparison).
 
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Theorem 3 at lines 186-207, proof of Theorem 3 at 556-634.
+Printed objects: Theorem 3 and its proof.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import numpy as np
 from scipy.special import expi
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.tolerances import ROUNDING
 
 PAPER = "str-fedavg"
 KAPPAS = (1.25, 1.5, 2.0, 3.0, 5.0)
@@ -33,13 +34,11 @@ T_MAX = {"quick": 10**5, "full": 10**7}
 CHUNK = 10**6
 KEEP_DENSE = 2000  # every T up to here enters the evidence
 KEEP_LOG = 300  # log-spaced T beyond
-SUM_RTOL = 1e-9  # float64 cumulative sums of up to 1e7 terms
-
-_LINES_PRE_I, _LINES_POST_I = "lines 574-580", "lines 584-589"
-_LINES_PRE_II, _LINES_POST_II = "lines 612-614", "lines 618-620"
+_PRE_TO_POST = "from the pre- to the post-substitution expression"
+_PRE = "the pre-substitution expression"
 
 
-# --- summation bounds (V11) ------------------------------------------------------------------------------------
+# --- summation bounds ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Sum:
     """One summation bound ``LHS(T) <= RHS(T)``: ``term(T, kappa)`` is the summand added at step T (f(T+1) for sums
@@ -66,7 +65,7 @@ SUMS = {
     "a": _Sum(
         "a",
         "sum_{t=2}^{T+1} 1/(t-1) <= 1 + ln T",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: 1 / T,
         lambda T, k: 1 + np.log(T),
         False,
@@ -77,7 +76,7 @@ SUMS = {
     "b": _Sum(
         "b",
         "sum_{t=2}^{T+1} 1/(ln t t^(1/6)) <= (6/5) T^(5/6)/ln T",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: 1 / (np.log(T + 1) * (T + 1) ** (1 / 6)),
         lambda T, k: 1.2 * T ** (5 / 6) / np.log(T),
         False,
@@ -89,7 +88,7 @@ SUMS = {
     "c": _Sum(
         "c",
         "sum_{t=2}^{T+1} 1/(ln t t^(3/4)) <= (3/2) T^(1/4)/ln T",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: 1 / (np.log(T + 1) * (T + 1) ** 0.75),
         lambda T, k: 1.5 * T**0.25 / np.log(T),
         False,
@@ -102,7 +101,7 @@ SUMS = {
         "d",
         "(1/T) sum_{t=2}^{T+1} (2 ln t/(t^(5/12)(t-1)))^(1/kappa) <= 2 4^(1/kappa) (ln T + 1)^(1/kappa)"
         "/T^(17/(12 kappa))",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I} (T^(17/12kappa) read as T^(17/(12 kappa)), the "
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST} (T^(17/12kappa) read as T^(17/(12 kappa)), the "
         "larger right-hand side of the two readings for kappa > 1)",
         lambda T, k: (2 * np.log(T + 1) / ((T + 1) ** (5 / 12) * T)) ** (1 / k),
         lambda T, k: 2 * 4 ** (1 / k) * (np.log(T) + 1) ** (1 / k) / T ** (17 / (12 * k)),
@@ -115,7 +114,7 @@ SUMS = {
         "e",
         "Y_n^(1/kappa) (1/T) sum_{t=1}^T (2/t^(7/12))^(1/kappa) <= (2 Y_n)^(1/kappa) (2^(1/kappa)/(1 - 7/(12 kappa))) "
         "T^(-7/(12 kappa)) (the factor Y_n^(1/kappa) > 0 cancels)",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: (2 / T ** (7 / 12)) ** (1 / k),
         lambda T, k: 4 ** (1 / k) / (1 - 7 / (12 * k)) * T ** (-7 / (12 * k)),
         True,
@@ -126,7 +125,7 @@ SUMS = {
         "f",
         "W_n^(1/kappa) (1/T) sum_{t=1}^T (2/t^(7/6))^(1/kappa) <= (2 W_n)^(1/kappa) T^(-1/kappa) (W_n^(1/kappa) > 0 "
         "cancels)",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: (2 / T ** (7 / 6)) ** (1 / k),
         lambda T, k: 2 ** (1 / k) * T ** (-1 / k),
         True,
@@ -137,7 +136,7 @@ SUMS = {
         "g",
         "M^(1/kappa) (1/T) sum_{t=1}^T (4 ln t/t^(5/12))^(1/kappa) <= (4M)^(1/kappa) ((24 kappa - 5)/(12 kappa - 5)) "
         "(ln T)^(1/kappa)/T^(5/(12 kappa)) (M^(1/kappa) > 0 cancels; both sides are 0 at T = 1)",
-        f"Proof of Theorem 3 (i-1), {_LINES_PRE_I} -> {_LINES_POST_I}",
+        f"Proof of Theorem 3 (i-1), {_PRE_TO_POST}",
         lambda T, k: (4 * np.log(T) / T ** (5 / 12)) ** (1 / k),
         lambda T, k: 4 ** (1 / k) * (24 * k - 5) / (12 * k - 5) * np.log(T) ** (1 / k) / T ** (5 / (12 * k)),
         True,
@@ -148,7 +147,7 @@ SUMS = {
     "h": _Sum(
         "h",
         "sum_{t=2}^{T+1} 1/(t-1) <= 2 ln T",
-        f"Proof of Theorem 3 (ii-1), {_LINES_PRE_II} -> {_LINES_POST_II}",
+        f"Proof of Theorem 3 (ii-1), {_PRE_TO_POST}",
         lambda T, k: 1 / T,
         lambda T, k: 2 * np.log(T),
         False,
@@ -159,7 +158,7 @@ SUMS = {
     "i": _Sum(
         "i",
         "sum_{t=2}^{T+1} ln t/t <= (ln(T+2))^2",
-        f"Proof of Theorem 3 (ii-1), {_LINES_PRE_II} -> {_LINES_POST_II}",
+        f"Proof of Theorem 3 (ii-1), {_PRE_TO_POST}",
         lambda T, k: np.log(T + 1) / (T + 1),
         lambda T, k: np.log(T + 2) ** 2,
         False,
@@ -170,7 +169,7 @@ SUMS = {
     "j": _Sum(
         "j",
         "sum_{t=2}^{T+1} (ln t)^2/t^2 <= 2",
-        f"Proof of Theorem 3 (ii-1), {_LINES_PRE_II} -> {_LINES_POST_II}",
+        f"Proof of Theorem 3 (ii-1), {_PRE_TO_POST}",
         lambda T, k: np.log(T + 1) ** 2 / (T + 1) ** 2,
         lambda T, k: np.full_like(T, 2.0),
         False,
@@ -278,7 +277,7 @@ def _sum_evidence(ctx: Context, s: _Sum, rhs=None, t_from=None, limit=None) -> E
     if s.uses_kappa:
         grid["kappa"] = np.concatenate(kap)
     return Evidence(
-        measured=np.concatenate(lhs), bound=np.concatenate(bound), relation="<=", rtol=SUM_RTOL, grid=grid,
+        measured=np.concatenate(lhs), bound=np.concatenate(bound), relation="<=", rtol=ROUNDING, grid=grid,
         witness=witness,
     )  # fmt: skip
 
@@ -289,6 +288,8 @@ def _sum_claim(key: str, expect: str, note: str = ""):
     grid = "kappa in {1.25, 1.5, 2, 3, 5}, " if s.uses_kappa else ""
 
     def check(ctx: Context) -> Evidence:
+        """Float64 cumulative sums of the left-hand side over T = 1..1e5 (quick) / 1e7 (full), per kappa where the
+        bound depends on it, against the printed right-hand side; analytic T -> oo limits in the witness."""
         return _sum_evidence(ctx, s)
 
     check.__name__ = check.__qualname__ = f"proof_sum_{key}"
@@ -327,25 +328,29 @@ def _li_bound(q: float):
 
 @claim(
     f"{PAPER}/thm-3:proof-sum-b-corrected",
-    source=f"Proof of Theorem 3 (i-1), {_LINES_PRE_I}: sum (b) with the integral-test bound",
+    source=f"Proof of Theorem 3 (i-1), {_PRE}: sum (b) with the integral-test bound",
     statement="sum_{t=2}^{T+1} 1/(ln t t^(1/6)) <= 1/(2^(1/6) ln 2) + li((T+1)^(5/6)) - li(2^(5/6)) for every T >= 1 "
     "(li(y) ~ y/ln y, so the right-hand side is (6/5) T^(5/6)/ln T (1 + O(1/ln T)): the printed order "
     "T^(-1/6)/ln T of the Y_n term of Theorem 3 (i-1) survives); float64 sums, T = 1..1e5 (quick) / 1e7 (full).",
     expect="holds",
 )
 def proof_sum_b_corrected(ctx: Context) -> Evidence:
+    """Float64 cumulative sums of sum (b) against the integral-test bound (scipy's Ei for li), T = 1..1e5 (quick) /
+    1e7 (full)."""
     return _sum_evidence(ctx, SUMS["b"], rhs=_li_bound(1 / 6), t_from=1, limit=lambda k: 1.0)
 
 
 @claim(
     f"{PAPER}/thm-3:proof-sum-c-corrected",
-    source=f"Proof of Theorem 3 (i-1), {_LINES_PRE_I}: sum (c) with the integral-test bound",
+    source=f"Proof of Theorem 3 (i-1), {_PRE}: sum (c) with the integral-test bound",
     statement="sum_{t=2}^{T+1} 1/(ln t t^(3/4)) <= 1/(2^(3/4) ln 2) + li((T+1)^(1/4)) - li(2^(1/4)) for every T >= 1 "
     "(~ 4 T^(1/4)/ln T: the order T^(-3/4)/ln T of the W_n term survives with the constant 4 instead of the printed "
     "3/2); float64 sums, T = 1..1e5 (quick) / 1e7 (full).",
     expect="holds",
 )
 def proof_sum_c_corrected(ctx: Context) -> Evidence:
+    """Float64 cumulative sums of sum (c) against the integral-test bound (scipy's Ei for li), T = 1..1e5 (quick) /
+    1e7 (full)."""
     return _sum_evidence(ctx, SUMS["c"], rhs=_li_bound(3 / 4), t_from=1, limit=lambda k: 1.0)
 
 
@@ -358,7 +363,7 @@ def _d_corrected_rhs(T, k):
 
 @claim(
     f"{PAPER}/thm-3:proof-sum-d-corrected",
-    source=f"Proof of Theorem 3 (i-1), {_LINES_PRE_I}: sum (d) with an integral-test bound",
+    source=f"Proof of Theorem 3 (i-1), {_PRE}: sum (d) with an integral-test bound",
     statement="(1/T) sum_{t=2}^{T+1} (2 ln t/(t^(5/12)(t-1)))^(1/kappa) <= (4 ln(T+1))^(1/kappa) ((T+1)^(1-s) - 1)/"
     "((1-s) T), s = 17/(12 kappa), for every T >= 1: order (ln T)^(1/kappa) T^(-s) with constant 4^(1/kappa)/(1-s) "
     "for kappa > 17/12 (printed: 2 4^(1/kappa)), and (ln T)^(1/kappa)/T, not T^(-s), for 1 < kappa < 17/12; "
@@ -366,6 +371,9 @@ def _d_corrected_rhs(T, k):
     expect="holds",
 )
 def proof_sum_d_corrected(ctx: Context) -> Evidence:
+    """Float64 cumulative sums of sum (d) against the integral-test bound, per kappa, T = 1..1e5 (quick) / 1e7
+    (full)."""
+
     def lim(k):
         s = 17 / (12 * k)
         return 2 ** (-1 / k) if s < 1 else 0.0  # s > 1: LHS ~ C/T, bound ~ (ln T)^(1/kappa)/((s-1) T)
@@ -393,7 +401,7 @@ def _power_sum_ratio(kappa: float, T: int) -> float:
 
 @claim(
     f"{PAPER}/thm-3:proof-sum-f-corrected",
-    source=f"Proof of Theorem 3 (i-1), {_LINES_PRE_I}: sum (f) from a threshold on",
+    source=f"Proof of Theorem 3 (i-1), {_PRE}: sum (f) from a threshold on",
     statement="(f) holds for every T >= T0(kappa), T0 = 47,594,345 / 487,558 / 32,291 / 6,698 / 2,791 for kappa = "
     "1.25 / 1.5 / 2 / 3 / 5 (and fails at T0 - 1). Checked: float64 cumulative sums on T0..1e5 (quick) / 1e7 (full) "
     "where T0 is below, Hurwitz-zeta partial sums at T0..T0+20 and 100 log-spaced T in [T0, 1e15]; the T -> oo ratio "
@@ -401,6 +409,8 @@ def _power_sum_ratio(kappa: float, T: int) -> float:
     expect="holds",
 )
 def proof_sum_f_corrected(ctx: Context) -> Evidence:
+    """LHS/RHS of sum (f) from the threshold T0(kappa) on: float64 cumulative sums where T0 lies within the profile's
+    range, and 50-digit Hurwitz-zeta partial sums (mpmath) at T0..T0+20 and log-spaced T up to 1e15, against 1."""
     s = SUMS["f"]
     t_max = T_MAX[ctx.profile]
     measured, kappas, Ts, witness = [], [], [], {}
@@ -425,10 +435,11 @@ def proof_sum_f_corrected(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-3:proof-sum-h-corrected",
-    source=f"Proof of Theorem 3 (ii-1), {_LINES_PRE_II}: sum (h) from T = 3 on",
+    source=f"Proof of Theorem 3 (ii-1), {_PRE}: sum (h) from T = 3 on",
     statement="sum_{t=2}^{T+1} 1/(t-1) <= 2 ln T for every T >= 3 (it fails at T = 1, 2; sum (a), 1 + ln T, covers "
     "every T >= 1); float64 sums, T = 3..1e5 (quick) / 1e7 (full); the ratio tends to 1/2.",
     expect="holds",
 )
 def proof_sum_h_corrected(ctx: Context) -> Evidence:
+    """Float64 cumulative sums of sum (h) against 2 ln T over T = 3..1e5 (quick) / 1e7 (full)."""
     return _sum_evidence(ctx, SUMS["h"], t_from=3)

@@ -4,39 +4,39 @@ shared by the claims of federated LASSO (Task 1, ``sec_4_5_2_lasso``), nuclear-n
 and Task 4's feasibility remark (``sec_4_5_5_feasibility``), with every printed qualitative statement a separately
 checkable claim there (no claims here).
 
-Protocol as printed (lines 2425, 2482, 2520): ``h = ||x||_2^2/2``, ``x^{(0,0)} = 0``; each round samples clients
-uniformly without replacement (10 per round; 20 for Task 3), each runs one local epoch of minibatch gradients
-(batch 10, ``K = ceil(n_m/10)`` steps; batch 1, ``K = 18`` for Task 3) -- read here as ``K`` minibatches drawn with
-replacement (:class:`fedtheory.oracles.Minibatch`), not a shuffled pass --, and only ``(eta_c, eta_s)`` is tuned over
-the printed grid ``eta_c in {0.001, ..., 1}`` x ``eta_s in {0.01, ..., 10}``. Tuning is per seed: Task 1 selects by
-the F1 score averaged over the last fifth of the rounds (the printed last 100 of 500), exact ties broken by the first
-round with F1 >= 0.99 and then by the smaller ``(eta_c, eta_s)``; Task 2 by the recovery error ``||X - X_real||_F``
-averaged over the last fifth; Task 3 by the validation regularized loss at the last round. Runs are vectorised over
-the grid (:mod:`fedtheory.sweeps.composite`); the grid points of a seed and the four algorithms share
-every participation and minibatch draw (paired comparisons). A grid point whose server state leaves
-``[-1e10, 1e10]`` or stops being finite is recorded as diverged (an outcome of the grid, not an error): at the printed
-scale the per-client smoothness is ``L = 2 max_m lambda_max(Z_m'Z_m/n) ~ 2300`` (client means ``mu_m ~ N(0, I)``), so
-every ``eta_c >= 0.003`` diverges within two rounds.
+Protocol as printed (the "Hyperparameters" paragraphs of Sections 4.5.2.1, 4.5.3.1 and 4.5.4.1): ``h = ||x||_2^2/2``,
+``x^{(0,0)} = 0``; each round samples clients uniformly without replacement (10 per round; 20 for Task 3), each runs one
+local epoch of minibatch gradients (batch 10, ``K = ceil(n_m/10)`` steps; batch 1, ``K = 18`` for Task 3) -- read here
+as ``K`` minibatches drawn with replacement (:class:`fedtheory.oracles.Minibatch`), not a shuffled pass --, and only
+``(eta_c, eta_s)`` is tuned over the printed grid ``eta_c in {0.001, ..., 1}`` x ``eta_s in {0.01, ..., 10}``. Tuning is
+per seed: Task 1 selects by the F1 score averaged over the last fifth of the rounds (the printed last 100 of 500), exact
+ties broken by the first round with F1 >= 0.99 and then by the smaller ``(eta_c, eta_s)``; Task 2 by the recovery error
+``||X - X_real||_F`` averaged over the last fifth; Task 3 by the validation regularized loss at the last round. Runs are
+vectorised over the grid (:mod:`fedtheory.sweeps.composite`); the grid points of a seed and the four algorithms share
+every participation and minibatch draw (paired comparisons). A grid point whose server state leaves ``[-1e10, 1e10]`` or
+stops being finite is recorded as diverged (an outcome of the grid, not an error): at the printed scale the per-client
+smoothness is ``L = 2 max_m lambda_max(Z_m'Z_m/n) ~ 2300`` (client means ``mu_m ~ N(0, I)``), so every
+``eta_c >= 0.003`` diverges within two rounds.
 
 Two seeds in both profiles, each a paired replication of the whole experiment (data, lambda, tuning, runs): a
 claim's interval is the range over seeds, so a verdict is decided only when every seed agrees. Every qualitative
 printed statement gets a numeric reading fixed in its claim statement ("comparable": within 10% of the loss or 5
 accuracy points; "significantly": by 10%; "far less accurate": a factor 2 in recovery error or 5 accuracy points).
 
-The unknown lambda (printed only as "we select lambda so that the centralized solver (on gathered data) can
-successfully recover the sparse pattern", line 2425): on the grid ``LAMBDAS`` (13 log-spaced values in [0.01, 3]) the
-certified minimiser of (4.38) on the pooled data (:func:`fedtheory.sweeps.composite.regularization_path`:
-restarted FISTA with the proximal-gradient certificate ``||x - x*|| <= (L/mu) ||x - T(x)||``) is scored by its F1;
-lambda is the smallest grid value with the largest F1 (F1 = 1 is exact recovery; when no lambda recovers exactly, the
-best one). Task 2 uses the same rule with "the recovered rank equals the true rank" (else the closest rank).
+The unknown lambda (printed only as "we select lambda so that the centralized solver (on gathered data) can successfully
+recover the sparse pattern", Section 4.5.2.1): on the grid ``LAMBDAS`` (13 log-spaced values in [0.01, 3]) the certified
+minimiser of (4.38) on the pooled data (:func:`fedtheory.sweeps.composite.regularization_path`: restarted FISTA with the
+proximal-gradient certificate ``||x - x*|| <= (L/mu) ||x - T(x)||``) is scored by its F1; lambda is the smallest grid
+value with the largest F1 (F1 = 1 is exact recovery; when no lambda recovers exactly, the best one). Task 2 uses the
+same rule with "the recovered rank equals the true rank" (else the closest rank).
 
 Scales: every statement names its profile's scale; the scales of each task are in its module's docstring.
 
 The quick profile of all these claims takes about 30 s on one core; the full profile about 10-13 minutes (the
 printed LASSO scale dominates with the lambda paths at ``d = 1024``, then the Task 3 grid).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Fig. 4.1 caption at line 1649; Task 1 at lines 2394-2445; Task 2
-at 2447-2506; Task 3 at 2508-2538; Task 4's feasibility remark at 2553.
+Printed objects: the caption of Figure 4.1; Sections 4.5.2 (Task 1), 4.5.3 (Task 2), 4.5.4 (Task 3) and 4.5.5.1 (Task
+4's feasibility remark).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.harness.claims import Evidence, seed_for
+from fedtheory.harness.points import Points
 from fedtheory.sweeps.composite import CompositeSweep, run_sweep
 
 REGISTERS_CLAIMS = False  # the shared protocol; the claims are in the sibling modules
@@ -92,19 +93,16 @@ def per_seed(values) -> list:
     return [float(v) for v in np.ravel(values)]
 
 
-def interval_evidence(rows: list[tuple[str, np.ndarray]], relation: str, bound, witness: dict) -> Evidence:
-    """Each row holds one value per seed: measured = mean, interval = range over seeds (all seeds must agree)."""
-    values = [np.asarray(v, dtype=float) for _, v in rows]
-    with np.errstate(invalid="ignore"):
-        means = [float(np.mean(v)) for v in values]
-    return Evidence(
-        measured=means,
-        bound=bound,
-        relation=relation,
-        interval=([float(np.min(v)) for v in values], [float(np.max(v)) for v in values]),
-        grid={"comparison": [name for name, _ in rows]},
-        witness=witness,
-    )
+def interval_evidence(rows: list[tuple[str, np.ndarray]], relation: str, bound, witness: dict, **kwargs) -> Evidence:
+    """Each row holds one value per seed: measured = mean, interval = range over seeds (all seeds must agree).
+    Further keywords (``atol``) are passed on to the evidence."""
+    points = Points()
+    for name, v in rows:
+        v = np.asarray(v, dtype=float)
+        with np.errstate(invalid="ignore"):
+            mean = float(np.mean(v))
+        points.add(mean, interval=(float(np.min(v)), float(np.max(v))), comparison=name)
+    return points.evidence(relation, bound=bound, witness=witness, **kwargs)
 
 
 def rounds_ratio(num: np.ndarray, den: np.ndarray, horizon: int) -> np.ndarray:

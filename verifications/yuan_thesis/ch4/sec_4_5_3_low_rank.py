@@ -6,25 +6,24 @@ Protocol, tuning, seeds, the numeric readings of the qualitative statements and 
 
 Scale (every statement names its profile's scale):
 
-* Task 2 (lines 2463-2482), ``X`` d x d: the printed d = 32 needs a 32 x 32 SVD per client step, beyond the budget,
+* Task 2 (Section 4.5.3.1), ``X`` d x d: the printed d = 32 needs a 32 x 32 SVD per client step, beyond the budget,
   so both profiles use ``d = 8`` (ranks I: 4, II: 2, III: 1, IV: 4 -- the printed 16, 4, 1, 16 of 32 scaled, II kept
   above III). Full: M = 64 x 128 (``K = 13``), set IV M = 256 x 32 (``K = 4``), R = 500, the printed grid. Quick:
   M = 16 x 32 (``K = 4``), set IV M = 64 x 8 (``K = 1``), R = 150 (IV 250), grid ``eta_c`` in {0.001, 0.003, 0.01} x
   ``eta_s`` in {0.1, 1, 10}. Set I runs all four methods, II-III FedDualAvg and FedDualAvg-OSP, IV FedDualAvg.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Task 2 at 2447-2506 (setup 2451-2482, Fig. 4.6 caption 2489,
-II-III 2493, IV 2497).
+Printed objects: Section 4.5.3 (setup 4.5.3.1, the caption of Figure 4.6, sets II-III 4.5.3.3, set IV 4.5.3.4).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
 from fedtheory.problems import federated_low_rank, recovered_rank
 from fedtheory.problems.composite_data import intercept_mask
 from fedtheory.regularizers import Masked, NuclearNorm
@@ -79,8 +78,10 @@ class _LowRankData:
         return Masked(NuclearNorm(1.0), intercept_mask(LOW_RANK_D**2 + 1), shape=(LOW_RANK_D, LOW_RANK_D))
 
 
-@cache
-def _low_rank_data(quick: bool, name: str) -> _LowRankData:
+@family(f"{PAPER}/ch4-low-rank-data")
+def _low_rank_data(fam: Family, name: str) -> _LowRankData:
+    """The seeded data sets of low-rank set ``name`` (one per seed), the lambda rule and the certified minimiser."""
+    quick = fam.quick
     M, n = LOW_RANK_SIZES[name][0 if quick else 1]
     r = LOW_RANK_RANKS[name]
     data = [
@@ -111,9 +112,11 @@ def _low_rank_grid(quick: bool) -> tuple[np.ndarray, np.ndarray]:
     return grid(*LOW_RANK_QUICK_GRID) if quick else grid(PRINTED_EC, PRINTED_ES)
 
 
-@cache
-def _low_rank_sweep(quick: bool, name: str, algorithm: str) -> CompositeSweep:
-    lr = _low_rank_data(quick, name)
+@family(f"{PAPER}/ch4-low-rank-sweep")
+def _low_rank_sweep(fam: Family, name: str, algorithm: str) -> CompositeSweep:
+    """The printed protocol's runs of ``algorithm`` on set ``name`` over the profile's step-size grid, every seed."""
+    quick = fam.quick
+    lr = _low_rank_data(fam.profile, name)
     d = LOW_RANK_D
     X_real = lr.data[0].X_real
     A = np.stack([x.smooth.A_mean for x in lr.data])
@@ -136,28 +139,29 @@ def _low_rank_sweep(quick: bool, name: str, algorithm: str) -> CompositeSweep:
     )
 
 
-def _low_rank_tuned(quick: bool, name: str, algorithm: str) -> np.ndarray:
-    sw = _low_rank_sweep(quick, name, algorithm)
+def _low_rank_tuned(ctx: Context, name: str, algorithm: str) -> np.ndarray:
+    sw = _low_rank_sweep(ctx, name, algorithm)
     return sw.select("error", tail_window(sw.rounds[-1]), maximize=False)
 
 
-def _tuned_metric(quick: bool, name: str, algorithm: str, metric: str, *, at: int | None = None) -> np.ndarray:
+def _tuned_metric(ctx: Context, name: str, algorithm: str, metric: str, *, at: int | None = None) -> np.ndarray:
     """Per seed, the tuned run's tail mean of ``metric`` (or its value at round ``at``)."""
-    sw = _low_rank_sweep(quick, name, algorithm)
-    idx = _low_rank_tuned(quick, name, algorithm)
+    sw = _low_rank_sweep(ctx, name, algorithm)
+    idx = _low_rank_tuned(ctx, name, algorithm)
     if at is None:
         return sw.tail_mean(metric, tail_window(sw.rounds[-1]))[idx, np.arange(SEEDS)]
     return sw.curve(metric, idx)[:, int(np.flatnonzero(sw.rounds == at)[0])]
 
 
-def _exact_rank_round(quick: bool, name: str, algorithm: str) -> np.ndarray:
-    sw = _low_rank_sweep(quick, name, algorithm)
+def _exact_rank_round(ctx: Context, name: str, algorithm: str) -> np.ndarray:
+    sw = _low_rank_sweep(ctx, name, algorithm)
     r = LOW_RANK_RANKS[name]
-    return sw.first("rank", lambda k: k == r)[_low_rank_tuned(quick, name, algorithm), np.arange(SEEDS)]
+    return sw.first("rank", lambda k: k == r)[_low_rank_tuned(ctx, name, algorithm), np.arange(SEEDS)]
 
 
-def _low_rank_witness(quick: bool, name: str, algorithms) -> dict:
-    lr = _low_rank_data(quick, name)
+def _low_rank_witness(ctx: Context, name: str, algorithms) -> dict:
+    quick = ctx.quick
+    lr = _low_rank_data(ctx, name)
     M, n = LOW_RANK_SIZES[name][0 if quick else 1]
     ec, es = _low_rank_grid(quick)
     out = {
@@ -172,14 +176,14 @@ def _low_rank_witness(quick: bool, name: str, algorithms) -> dict:
         "||x - x*|| certificate per seed": per_seed(lr.distance_bound),
     }
     for a in algorithms:
-        sw = _low_rank_sweep(quick, name, a)
-        idx = _low_rank_tuned(quick, name, a)
+        sw = _low_rank_sweep(ctx, name, a)
+        idx = _low_rank_tuned(ctx, name, a)
         out[a] = {
             "tuned (eta_c, eta_s) per seed": [(float(sw.eta_c[i]), float(sw.eta_s[i])) for i in idx],
-            "first round with the true rank per seed": per_seed(_exact_rank_round(quick, name, a)),
-            "tail-mean rank per seed": per_seed(_tuned_metric(quick, name, a, "rank")),
-            "tail-mean ||X - X_real||_F per seed": per_seed(_tuned_metric(quick, name, a, "error")),
-            "tail-mean ||x - x*|| per seed": per_seed(_tuned_metric(quick, name, a, "distance")),
+            "first round with the true rank per seed": per_seed(_exact_rank_round(ctx, name, a)),
+            "tail-mean rank per seed": per_seed(_tuned_metric(ctx, name, a, "rank")),
+            "tail-mean ||X - X_real||_F per seed": per_seed(_tuned_metric(ctx, name, a, "error")),
+            "tail-mean ||x - x*|| per seed": per_seed(_tuned_metric(ctx, name, a, "distance")),
             "diverged grid points": int(sw.diverged.any(axis=1).sum()),
         }
     return out
@@ -187,7 +191,7 @@ def _low_rank_witness(quick: bool, name: str, algorithms) -> dict:
 
 @claim(
     f"{PAPER}/fig-4.6:exact-rank",
-    source="Figure 4.6 caption, line 2489 ('FedDualAvg finds the solution with exact rank in less than 100 "
+    source="Caption of Figure 4.6 ('FedDualAvg finds the solution with exact rank in less than 100 "
     "communication rounds')",
     statement="Low-rank set I (d = 8, true rank 4; the printed d = 32 is out of budget), FedDualAvg tuned for the "
     "tail-mean recovery error: the first round at which its server model has exactly the true rank (singular values > "
@@ -197,20 +201,20 @@ def _low_rank_witness(quick: bool, name: str, algorithms) -> dict:
     figure="low-rank-set-I",
 )
 def fig46_exact_rank(ctx: Context) -> Evidence:
-    path = ctx.figure_path("low-rank-set-I")
-    if path is not None:
-        _draw_low_rank(ctx, path)
+    """Low-rank set I (d = 8), FedDualAvg tuned per seed for the recovery error: the first round with the true rank
+    (inf if never), range over the two seeds, against 100."""
+    ctx.draw(_draw_low_rank, ctx)
     return interval_evidence(
-        [("set I", _exact_rank_round(ctx.quick, "I", "FedDualAvg"))],
+        [("set I", _exact_rank_round(ctx, "I", "FedDualAvg"))],
         "<",
         100.0,
-        _low_rank_witness(ctx.quick, "I", METHODS),
+        _low_rank_witness(ctx, "I", METHODS),
     )
 
 
 @claim(
     f"{PAPER}/fig-4.6:fedmid-slower",
-    source="Figure 4.6 caption, line 2489 ('FedMiD and FedMiD-OSP converge slower in loss and rank')",
+    source="Caption of Figure 4.6 ('FedMiD and FedMiD-OSP converge slower in loss and rank')",
     statement="Low-rank set I (d = 8), each method tuned for the tail-mean recovery error: FedMiD and FedMiD-OSP need "
     "more rounds than FedDualAvg to reach the true rank (log2 ratio of first rounds > 0; never within the R rounds "
     "counts as R + 1, so two 'never' tie at 0) and "
@@ -219,8 +223,11 @@ def fig46_exact_rank(ctx: Context) -> Evidence:
     expect_full="fails",
 )
 def fig46_fedmid_slower(ctx: Context) -> Evidence:
-    rounds = {a: _exact_rank_round(ctx.quick, "I", a) for a in ("FedDualAvg", "FedMiD", "FedMiD-OSP")}
-    gap = {a: _tuned_metric(ctx.quick, "I", a, "gap", at=100) for a in rounds}
+    """Low-rank set I, tuned methods: log2 ratios of the first rounds with the true rank (censored at R + 1) and log10
+    ratios of the regularized loss gap at round 100 (the certified minimiser gives Phi*), range over the two seeds,
+    against 0."""
+    rounds = {a: _exact_rank_round(ctx, "I", a) for a in ("FedDualAvg", "FedMiD", "FedMiD-OSP")}
+    gap = {a: _tuned_metric(ctx, "I", a, "gap", at=100) for a in rounds}
     horizon = total_rounds(ctx.quick, "I")
     rows = [
         (f"rank: {a} / FedDualAvg", rounds_ratio(rounds[a], rounds["FedDualAvg"], horizon))
@@ -239,13 +246,13 @@ def fig46_fedmid_slower(ctx: Context) -> Evidence:
     )
 
 
-def _osp_rows(quick: bool, names, factor: float) -> tuple[list, list, dict]:
+def _osp_rows(ctx: Context, names, factor: float) -> tuple[list, list, dict]:
     """Rank rows (tail-mean rank of FedDualAvg-OSP minus the true rank) and accuracy rows (error ratio OSP /
     FedDualAvg divided by ``factor``)."""
-    rank_rows, acc_rows, witness = [], [], {"scale": scale_note(quick)}
+    rank_rows, acc_rows, witness = [], [], {"scale": scale_note(ctx.quick)}
     for name in names:
-        rank = _tuned_metric(quick, name, "FedDualAvg-OSP", "rank")
-        err = {a: _tuned_metric(quick, name, a, "error") for a in ("FedDualAvg", "FedDualAvg-OSP")}
+        rank = _tuned_metric(ctx, name, "FedDualAvg-OSP", "rank")
+        err = {a: _tuned_metric(ctx, name, a, "error") for a in ("FedDualAvg", "FedDualAvg-OSP")}
         rank_rows.append((f"set {name}", rank - LOW_RANK_RANKS[name]))
         acc_rows.append((f"set {name}", err["FedDualAvg-OSP"] / err["FedDualAvg"] / factor))
         witness[f"set {name}"] = {
@@ -258,7 +265,7 @@ def _osp_rows(quick: bool, names, factor: float) -> tuple[list, list, dict]:
 
 @claim(
     f"{PAPER}/fig-4.6:osp-low-rank",
-    source="Figure 4.6 caption, line 2489 ('The unprincipled FedDualAvg-OSP can generate low-rank solutions')",
+    source="Caption of Figure 4.6 ('The unprincipled FedDualAvg-OSP can generate low-rank solutions')",
     statement="Low-rank set I (d = 8), FedDualAvg-OSP tuned for the tail-mean recovery error: the rank of its server "
     "model averaged over the last fifth of the rounds is at most the true rank; measured: tail rank - true "
     "rank per seed "
@@ -267,13 +274,15 @@ def _osp_rows(quick: bool, names, factor: float) -> tuple[list, list, dict]:
     expect_full="holds",
 )
 def fig46_osp_low_rank(ctx: Context) -> Evidence:
-    rows, _, witness = _osp_rows(ctx.quick, ("I",), 1.0)
+    """Low-rank set I, FedDualAvg-OSP tuned per seed: tail-mean rank minus the true rank, range over the two seeds,
+    against 0."""
+    rows, _, witness = _osp_rows(ctx, ("I",), 1.0)
     return interval_evidence(rows, "<=", 0.0, witness)
 
 
 @claim(
     f"{PAPER}/fig-4.6:osp-accuracy",
-    source="Figure 4.6 caption, line 2489 ('... but is far less accurate')",
+    source="Caption of Figure 4.6 ('... but is far less accurate')",
     statement="Low-rank set I (d = 8), tuned as above: FedDualAvg-OSP's tail-mean recovery error ||X - "
     "X_real||_F is at "
     "least twice FedDualAvg's ('far less accurate' read as a factor >= 2); measured: error ratio / 2 per seed (>= 1 "
@@ -281,14 +290,15 @@ def fig46_osp_low_rank(ctx: Context) -> Evidence:
     expect="holds",
 )
 def fig46_osp_accuracy(ctx: Context) -> Evidence:
-    _, rows, witness = _osp_rows(ctx.quick, ("I",), 2.0)
+    """Low-rank set I, tuned methods: tail-mean recovery error of FedDualAvg-OSP over FedDualAvg's, halved, range
+    over the two seeds, against 1."""
+    _, rows, witness = _osp_rows(ctx, ("I",), 2.0)
     return interval_evidence(rows, ">=", 1.0, witness)
 
 
 @claim(
     f"{PAPER}/sec-4.5.3.3",
-    source="section 4.5.3.3, line 2493 ('FedDualAvg can recover the exact rank in less than 100 rounds'), "
-    "Figs. 4.7-4.8",
+    source="Section 4.5.3.3 ('FedDualAvg can recover the exact rank in less than 100 rounds'), Figs. 4.7-4.8",
     statement="Low-rank sets II and III (d = 8, true ranks 2 and 1), FedDualAvg tuned for the tail-mean "
     "recovery error: "
     "the first round with exactly the true rank is below 100, per seed (never = inf).",
@@ -296,58 +306,66 @@ def fig46_osp_accuracy(ctx: Context) -> Evidence:
     expect_full="fails",
 )
 def low_rank_sparser(ctx: Context) -> Evidence:
-    rows = [(f"set {n}", _exact_rank_round(ctx.quick, n, "FedDualAvg")) for n in ("II", "III")]
-    witness = {f"set {n}": _low_rank_witness(ctx.quick, n, ("FedDualAvg", "FedDualAvg-OSP")) for n in ("II", "III")}
+    """Low-rank sets II and III, FedDualAvg tuned per seed: the first round with the true rank (inf if never), range
+    over the two seeds, against 100."""
+    rows = [(f"set {n}", _exact_rank_round(ctx, n, "FedDualAvg")) for n in ("II", "III")]
+    witness = {f"set {n}": _low_rank_witness(ctx, n, ("FedDualAvg", "FedDualAvg-OSP")) for n in ("II", "III")}
     return interval_evidence(rows, "<", 100.0, witness)
 
 
 @claim(
     f"{PAPER}/sec-4.5.3.3:osp-low-rank",
-    source="section 4.5.3.3, line 2493 ('FedDualAvg-OSP can recover a low-rank solution')",
+    source="Section 4.5.3.3 ('FedDualAvg-OSP can recover a low-rank solution')",
     statement="Low-rank sets II and III (d = 8), FedDualAvg-OSP tuned for the tail-mean recovery error: tail-mean rank "
     "at most the true rank; measured: tail rank - true rank per seed (<= 0 claimed).",
     expect="inconclusive",
     expect_full="holds",
 )
 def low_rank_osp_rank(ctx: Context) -> Evidence:
-    rows, _, witness = _osp_rows(ctx.quick, ("II", "III"), 1.0)
+    """Low-rank sets II and III, FedDualAvg-OSP tuned per seed: tail-mean rank minus the true rank, range over the two
+    seeds, against 0."""
+    rows, _, witness = _osp_rows(ctx, ("II", "III"), 1.0)
     return interval_evidence(rows, "<=", 0.0, witness)
 
 
 @claim(
     f"{PAPER}/sec-4.5.3.3:osp-accuracy",
-    source="section 4.5.3.3, line 2493 ('... but is less accurate')",
+    source="Section 4.5.3.3 ('... but is less accurate')",
     statement="Low-rank sets II and III (d = 8), tuned as above: FedDualAvg-OSP's tail-mean recovery error exceeds "
     "FedDualAvg's; measured: error ratio OSP / FedDualAvg per seed (> 1 claimed).",
     expect="holds",
 )
 def low_rank_osp_accuracy(ctx: Context) -> Evidence:
-    _, rows, witness = _osp_rows(ctx.quick, ("II", "III"), 1.0)
+    """Low-rank sets II and III, tuned methods: tail-mean recovery error of FedDualAvg-OSP over FedDualAvg's, range
+    over the two seeds, against 1."""
+    _, rows, witness = _osp_rows(ctx, ("II", "III"), 1.0)
     return interval_evidence(rows, ">", 1.0, witness)
 
 
 @claim(
     f"{PAPER}/sec-4.5.3.4",
-    source="section 4.5.3.4, line 2497 ('FedDualAvg manages to find exact rank in less than 200 rounds'), Fig. 4.9",
+    source="Section 4.5.3.4 ('FedDualAvg manages to find exact rank in less than 200 rounds'), Fig. 4.9",
     statement="Low-rank set IV (d = 8, true rank 4, 4x the clients with a quarter of the samples each), FedDualAvg "
     "tuned for the tail-mean recovery error: the first round with exactly the true rank is below 200, per seed.",
     expect="holds",
 )
 def low_rank_distributed(ctx: Context) -> Evidence:
+    """Low-rank set IV, FedDualAvg tuned per seed: the first round with the true rank (inf if never), range over the
+    two seeds, against 200."""
     return interval_evidence(
-        [("set IV", _exact_rank_round(ctx.quick, "IV", "FedDualAvg"))],
+        [("set IV", _exact_rank_round(ctx, "IV", "FedDualAvg"))],
         "<",
         200.0,
-        _low_rank_witness(ctx.quick, "IV", ("FedDualAvg",)),
+        _low_rank_witness(ctx, "IV", ("FedDualAvg",)),
     )
 
 
-def _draw_low_rank(ctx: Context, path) -> None:
+def _draw_low_rank(path, ctx: Context) -> None:
     """Recovered rank and distance to the optimum against rounds for the four tuned methods on set I (seed 0)."""
     fig, axes = plotting.figure(1, 2, width=3.4, height=2.7)
     for a, color, offset in zip(METHODS, ("C3", "C0", "C2", "C1"), (-0.15, -0.05, 0.05, 0.15)):
-        sw = _low_rank_sweep(ctx.quick, "I", a)
-        i = int(_low_rank_tuned(ctx.quick, "I", a)[0])
+        sw = _low_rank_sweep(ctx, "I", a)
+        i = int(_low_rank_tuned(ctx, "I", a)[0])
         label = f"{a} ({sw.eta_c[i]:g}, {sw.eta_s[i]:g})"
         rank = sw.metrics["rank"][i, 0] + offset  # offsets keep coinciding integer curves apart
         axes[0].plot(sw.rounds, rank, color=color, label=label, drawstyle="steps-post", lw=1.0)

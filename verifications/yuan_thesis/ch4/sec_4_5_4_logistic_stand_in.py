@@ -6,31 +6,30 @@ Protocol, tuning, seeds, the numeric readings of the qualitative statements and 
 
 Scale (every statement names its profile's scale):
 
-* Task 3 (section 4.5.4, lines 2512-2538): the fMRI data (Haxby et al. 2001, a nilearn download) are out of reach, so
-  every Task 3 claim is about a *stand-in*, :func:`fedtheory.problems.sparse_logistic_sessions` (6 subjects, sessions
-  as clients, 18 scans per session, the last subject for validation, a sparse ground truth on 10 of ``d = 200``
-  features), with 20 clients per round, batch 1, ``K = 18`` and the five federated methods of Figs. 4.1 and 4.10.
-  Full: 12 sessions per subject (60 training clients), R = 300, the printed grid. Quick: 6 sessions (30 training
-  clients), R = 50, grid ``eta_c`` in {0.003, 0.03, 0.3} x ``eta_s`` in {0.1, 1, 10}. Baselines as printed (line
-  2524): proximal gradient descent for 300 epochs (full-batch steps) on the pooled training data ("centralized") and
-  on each training client alone ("local", averaged over clients), learning rate tuned over {1e-4, ..., 1} for the
-  final validation regularized loss. Lambda (not printed): the value in {0.001, 0.003, 0.01, 0.03, 0.1} whose tuned
-  centralized model has the smallest validation logistic loss.
+* Task 3 (Section 4.5.4): the fMRI data (Haxby et al. 2001, a nilearn download) are out of reach, so every Task 3 claim
+  is about a *stand-in*, :func:`fedtheory.problems.sparse_logistic_sessions` (6 subjects, sessions as clients, 18 scans
+  per session, the last subject for validation, a sparse ground truth on 10 of ``d = 200`` features), with 20 clients
+  per round, batch 1, ``K = 18`` and the five federated methods of Figs. 4.1 and 4.10. Full: 12 sessions per subject (60
+  training clients), R = 300, the printed grid. Quick: 6 sessions (30 training clients), R = 50, grid ``eta_c`` in
+  {0.003, 0.03, 0.3} x ``eta_s`` in {0.1, 1, 10}. Baselines as printed (Section 4.5.4.2): proximal gradient descent for
+  300 epochs (full-batch steps) on the pooled training data ("centralized") and on each training client alone ("local",
+  averaged over clients), learning rate tuned over {1e-4, ..., 1} for the final validation regularized loss. Lambda (not
+  printed): the value in {0.001, 0.003, 0.01, 0.03, 0.1} whose tuned centralized model has the smallest validation
+  logistic loss.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Fig. 4.1 caption at line 1649; Task 3 at 2508-2538 (Fig. 4.10
-caption 2529).
+Printed objects: the caption of Figure 4.1; Section 4.5.4 (Task 3) and the caption of Figure 4.10.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from scipy.special import expit
 
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
 from fedtheory.problems import sparse_logistic_sessions
 from fedtheory.problems.composite_data import intercept_mask
 from fedtheory.regularizers import L1, Masked
@@ -97,8 +96,10 @@ def _pgd(Z: np.ndarray, y: np.ndarray, lam: np.ndarray, etas: np.ndarray, steps:
     return x
 
 
-@cache
-def _logistic(quick: bool) -> _Logistic:
+@family(f"{PAPER}/ch4-logistic-data")
+def _logistic(fam: Family) -> _Logistic:
+    """The seeded stand-in data (one per seed), the lambda rule and the tuned centralized and local baselines."""
+    quick = fam.quick
     data = [
         sparse_logistic_sessions(
             np.random.default_rng(seed_for(f"{PAPER}/ch4-logistic-data:{quick}:{s}")), sessions=6 if quick else 12
@@ -131,9 +132,11 @@ def _logistic_grid(quick: bool) -> tuple[np.ndarray, np.ndarray]:
     return grid(*LOGISTIC_QUICK_GRID) if quick else grid(PRINTED_EC, PRINTED_ES)
 
 
-@cache
-def _logistic_sweep(quick: bool, algorithm: str) -> CompositeSweep:
-    lg = _logistic(quick)
+@family(f"{PAPER}/ch4-logistic-sweep")
+def _logistic_sweep(fam: Family, algorithm: str) -> CompositeSweep:
+    """The runs of ``algorithm`` on the stand-in over the profile's step-size grid, every seed."""
+    quick = fam.quick
+    lg = _logistic(fam.profile)
     p = lg.data[0].train.dim
     Zv = np.stack([d.validation.features.reshape(-1, p) for d in lg.data])
     yv = np.stack([d.validation.labels.reshape(-1) for d in lg.data])
@@ -169,9 +172,9 @@ def _logistic_sweep(quick: bool, algorithm: str) -> CompositeSweep:
     )
 
 
-def _logistic_final(quick: bool, algorithm: str) -> dict:
+def _logistic_final(ctx: Context, algorithm: str) -> dict:
     """Per seed, the final validation metrics of the configuration with the lowest final validation loss."""
-    sw = _logistic_sweep(quick, algorithm)
+    sw = _logistic_sweep(ctx, algorithm)
     final = np.where(np.isnan(sw.metrics["val_loss"][..., -1]), np.inf, sw.metrics["val_loss"][..., -1])
     idx = np.argmin(final, axis=0)
     out = {k: v[idx, np.arange(SEEDS), -1] for k, v in sw.metrics.items()}
@@ -179,13 +182,14 @@ def _logistic_final(quick: bool, algorithm: str) -> dict:
     return out
 
 
-def _baseline(quick: bool, which: str, key: str) -> np.ndarray:
-    lg = _logistic(quick)
+def _baseline(ctx: Context, which: str, key: str) -> np.ndarray:
+    lg = _logistic(ctx)
     return np.array([seed[key] for seed in (lg.central if which == "central" else lg.local)["per seed"]])
 
 
-def _logistic_witness(quick: bool) -> dict:
-    lg = _logistic(quick)
+def _logistic_witness(ctx: Context) -> dict:
+    quick = ctx.quick
+    lg = _logistic(ctx)
     ec, es = _logistic_grid(quick)
     return {
         "stand-in": "sparse_logistic_sessions (seeded), NOT the fMRI data of Haxby et al.",
@@ -203,7 +207,7 @@ def _logistic_witness(quick: bool) -> dict:
         "centralized (tuned PGD) per seed": lg.central["per seed"],
         "local (tuned PGD, mean over training clients) per seed": lg.local["per seed"],
         "federated (tuned, final round) per seed": {
-            a: {k: (v if k == "config" else per_seed(v)) for k, v in _logistic_final(quick, a).items()}
+            a: {k: (v if k == "config" else per_seed(v)) for k, v in _logistic_final(ctx, a).items()}
             for a in (*METHODS, SUBGRADIENT)
         },
     }
@@ -211,7 +215,7 @@ def _logistic_witness(quick: bool) -> dict:
 
 @claim(
     f"{PAPER}/fig-4.1:centralized",
-    source="Figure 4.1 caption, line 1649 ('using FedDualAvg, one can 1) achieve performance comparable to the "
+    source="Caption of Figure 4.1 ('using FedDualAvg, one can 1) achieve performance comparable to the "
     "centralized baseline')",
     statement="STAND-IN for the fMRI task (seeded sparse logistic sessions, module docstring): tuned "
     "FedDualAvg's final "
@@ -222,16 +226,16 @@ def _logistic_witness(quick: bool) -> dict:
     figure="logistic-stand-in",
 )
 def fig41_centralized(ctx: Context) -> Evidence:
-    path = ctx.figure_path("logistic-stand-in")
-    if path is not None:
-        _draw_logistic(ctx, path)
-    ratio = _logistic_final(ctx.quick, "FedDualAvg")["val_loss"] / _baseline(ctx.quick, "central", "val_loss")
-    return interval_evidence([("FedDualAvg / centralized", ratio)], "<=", 1.1, _logistic_witness(ctx.quick))
+    """Seeded sparse-logistic stand-in, two seeds: tuned FedDualAvg's final validation regularized loss over the
+    tuned centralized proximal-GD baseline's, range over the seeds, against 1.1."""
+    ctx.draw(_draw_logistic, ctx)
+    ratio = _logistic_final(ctx, "FedDualAvg")["val_loss"] / _baseline(ctx, "central", "val_loss")
+    return interval_evidence([("FedDualAvg / centralized", ratio)], "<=", 1.1, _logistic_witness(ctx))
 
 
 @claim(
     f"{PAPER}/fig-4.1:baselines",
-    source="Figure 4.1 caption, line 1649 ('... and 2) significantly outperforms the local baseline on the isolated "
+    source="Caption of Figure 4.1 ('... and 2) significantly outperforms the local baseline on the isolated "
     "data and the FedAvg baseline')",
     statement="STAND-IN for the fMRI task: tuned FedDualAvg's final validation regularized loss is at most 0.9 x that "
     "of the local baseline (tuned proximal GD on one client's data, mean over clients) and of tuned "
@@ -241,17 +245,19 @@ def fig41_centralized(ctx: Context) -> Evidence:
     expect_full="fails",
 )
 def fig41_baselines(ctx: Context) -> Evidence:
-    fda = _logistic_final(ctx.quick, "FedDualAvg")["val_loss"]
+    """Stand-in, two seeds: tuned FedDualAvg's final validation regularized loss over the local baseline's and over
+    tuned FedAvg(subgradient)'s, range over the seeds, against 0.9."""
+    fda = _logistic_final(ctx, "FedDualAvg")["val_loss"]
     rows = [
-        ("FedDualAvg / local", fda / _baseline(ctx.quick, "local", "val_loss")),
-        ("FedDualAvg / FedAvg(subgradient)", fda / _logistic_final(ctx.quick, SUBGRADIENT)["val_loss"]),
+        ("FedDualAvg / local", fda / _baseline(ctx, "local", "val_loss")),
+        ("FedDualAvg / FedAvg(subgradient)", fda / _logistic_final(ctx, SUBGRADIENT)["val_loss"]),
     ]
     return interval_evidence(rows, "<=", 0.9, {"scale": scale_note(ctx.quick)})
 
 
 @claim(
     f"{PAPER}/fig-4.10:fedmid",
-    source="Figure 4.10 caption, line 2529 ('FedMiD and FedMiD-OSP provides denser solutions that are relatively less "
+    source="Caption of Figure 4.10 ('FedMiD and FedMiD-OSP provides denser solutions that are relatively less "
     "accurate')",
     statement="STAND-IN for the fMRI task, tuned methods at the final round: FedMiD and FedMiD-OSP have a "
     "larger density "
@@ -261,10 +267,12 @@ def fig41_baselines(ctx: Context) -> Evidence:
     expect_full="fails",
 )
 def fig410_fedmid(ctx: Context) -> Evidence:
-    fda = _logistic_final(ctx.quick, "FedDualAvg")
+    """Stand-in, tuned methods at the final round: paired density and validation-accuracy differences against
+    FedDualAvg, range over the two seeds, against 0."""
+    fda = _logistic_final(ctx, "FedDualAvg")
     rows = []
     for a in ("FedMiD", "FedMiD-OSP"):
-        other = _logistic_final(ctx.quick, a)
+        other = _logistic_final(ctx, a)
         rows.append((f"density: {a} - FedDualAvg", other["density"] - fda["density"]))
         rows.append((f"accuracy: FedDualAvg - {a}", fda["accuracy"] - other["accuracy"]))
     return interval_evidence(rows, ">", 0.0, {"scale": scale_note(ctx.quick)})
@@ -272,20 +280,22 @@ def fig410_fedmid(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/fig-4.10:osp-sparse",
-    source="Figure 4.10 caption, line 2529 ('The unprincipled FedDualAvg-OSP can provide sparse solutions')",
+    source="Caption of Figure 4.10 ('The unprincipled FedDualAvg-OSP can provide sparse solutions')",
     statement="STAND-IN for the fMRI task, tuned methods at the final round: FedDualAvg-OSP is sparser than FedMiD and "
     "FedMiD-OSP; measured: density(other) - density(FedDualAvg-OSP) per seed (> 0 claimed).",
     expect="holds",
 )
 def fig410_osp_sparse(ctx: Context) -> Evidence:
-    osp = _logistic_final(ctx.quick, "FedDualAvg-OSP")["density"]
-    rows = [(f"{a} - FedDualAvg-OSP", _logistic_final(ctx.quick, a)["density"] - osp) for a in ("FedMiD", "FedMiD-OSP")]
+    """Stand-in, tuned methods at the final round: density differences against FedDualAvg-OSP, range over the two
+    seeds, against 0."""
+    osp = _logistic_final(ctx, "FedDualAvg-OSP")["density"]
+    rows = [(f"{a} - FedDualAvg-OSP", _logistic_final(ctx, a)["density"] - osp) for a in ("FedMiD", "FedMiD-OSP")]
     return interval_evidence(rows, ">", 0.0, {"scale": scale_note(ctx.quick)})
 
 
 @claim(
     f"{PAPER}/fig-4.10:osp-accuracy",
-    source="Figure 4.10 caption, line 2529 ('... but far less accurate')",
+    source="Caption of Figure 4.10 ('... but far less accurate')",
     statement="STAND-IN for the fMRI task, tuned methods at the final round: FedDualAvg-OSP's validation "
     "accuracy is at "
     "least 5 points below FedDualAvg's ('far less accurate'); measured: accuracy(FedDualAvg) - accuracy(OSP) per seed "
@@ -294,15 +304,15 @@ def fig410_osp_sparse(ctx: Context) -> Evidence:
     expect_full="fails",
 )
 def fig410_osp_accuracy(ctx: Context) -> Evidence:
-    gap = (
-        _logistic_final(ctx.quick, "FedDualAvg")["accuracy"] - _logistic_final(ctx.quick, "FedDualAvg-OSP")["accuracy"]
-    )
+    """Stand-in, tuned methods at the final round: validation-accuracy gap FedDualAvg - FedDualAvg-OSP, range over
+    the two seeds, against 0.05."""
+    gap = _logistic_final(ctx, "FedDualAvg")["accuracy"] - _logistic_final(ctx, "FedDualAvg-OSP")["accuracy"]
     return interval_evidence([("FedDualAvg - FedDualAvg-OSP", gap)], ">=", 0.05, {"scale": scale_note(ctx.quick)})
 
 
 @claim(
     f"{PAPER}/fig-4.10:comparable",
-    source="Figure 4.10 caption, line 2529 ('FedDualAvg yields sparse and accurate solutions that are comparable with "
+    source="Caption of Figure 4.10 ('FedDualAvg yields sparse and accurate solutions that are comparable with "
     "the centralized baseline')",
     statement="STAND-IN for the fMRI task: tuned FedDualAvg's final validation accuracy is at most 5 points below the "
     "tuned centralized baseline's and its density at most twice the centralized density; measured: accuracy gap "
@@ -310,28 +320,30 @@ def fig410_osp_accuracy(ctx: Context) -> Evidence:
     expect="holds",
 )
 def fig410_comparable(ctx: Context) -> Evidence:
-    fda = _logistic_final(ctx.quick, "FedDualAvg")
+    """Stand-in, two seeds: accuracy gap to the tuned centralized baseline and half the density ratio, range over
+    the seeds, against 0.05 and 1."""
+    fda = _logistic_final(ctx, "FedDualAvg")
     rows = [
-        ("accuracy: centralized - FedDualAvg", _baseline(ctx.quick, "central", "accuracy") - fda["accuracy"]),
-        ("density: FedDualAvg / centralized / 2", fda["density"] / _baseline(ctx.quick, "central", "density") / 2),
+        ("accuracy: centralized - FedDualAvg", _baseline(ctx, "central", "accuracy") - fda["accuracy"]),
+        ("density: FedDualAvg / centralized / 2", fda["density"] / _baseline(ctx, "central", "density") / 2),
     ]
     return interval_evidence(rows, "<=", [0.05, 1.0], {"scale": scale_note(ctx.quick)})
 
 
-def _draw_logistic(ctx: Context, path) -> None:
+def _draw_logistic(path, ctx: Context) -> None:
     """Validation regularized loss and density against rounds (tuned, seed 0), baselines as horizontal lines."""
     fig, axes = plotting.figure(1, 2, width=3.4, height=2.7)
     colors = dict(zip((*METHODS, SUBGRADIENT), ("C3", "C0", "C2", "C1", "C7")))
     for a, color in colors.items():
-        sw = _logistic_sweep(ctx.quick, a)
+        sw = _logistic_sweep(ctx, a)
         final = np.where(np.isnan(sw.metrics["val_loss"][:, 0, -1]), np.inf, sw.metrics["val_loss"][:, 0, -1])
         i = int(np.argmin(final))
         label = f"{a} ({sw.eta_c[i]:g}, {sw.eta_s[i]:g})"
         axes[0].plot(sw.rounds, sw.metrics["val_loss"][i, 0], color=color, label=label)
         axes[1].plot(sw.rounds, sw.metrics["density"][i, 0], color=color, label=label)
     for which, style in (("central", "-"), ("local", "--")):
-        axes[0].axhline(_baseline(ctx.quick, which, "val_loss")[0], color="k", lw=0.8, ls=style, label=which)
-        axes[1].axhline(_baseline(ctx.quick, which, "density")[0], color="k", lw=0.8, ls=style)
+        axes[0].axhline(_baseline(ctx, which, "val_loss")[0], color="k", lw=0.8, ls=style, label=which)
+        axes[1].axhline(_baseline(ctx, which, "density")[0], color="k", lw=0.8, ls=style)
     axes[0].set(xlabel="round r", ylabel="validation regularized loss")
     axes[1].set(xlabel="round r", ylabel="density (|w_i| ≥ 1e-4)", yscale="log")
     axes[0].set_title("STAND-IN for fMRI: seeded sparse logistic sessions, seed 0", fontsize=8)
