@@ -1,44 +1,44 @@
 """IPIR-FedAvg (Algorithm 2) along deterministic runs: the instance, the penalty ``F_lambda`` of (3), the runs and
 the hypotheses shared by the claim modules :mod:`.sec_2_2_penalty_remark_3`, :mod:`.alg_2_prop_7_case_i`,
-:mod:`.thm_3_case_i` and :mod:`.thm_3_prop_7_case_ii` (no claims here; spec sections 1.1 (3)-(4), 2.2, 3.4, 6
-V17).
+:mod:`.thm_3_case_i` and :mod:`.thm_3_prop_7_case_ii` (no claims here).
 
-Instance (spec section 5, Exp. 2 scale-down, seeded by ``seed_for("str-fedavg/ipir:instance")``):
+Instance (our scale-down of Exp. 2, Sect. 5.2; the family ``str-fedavg/ipir:instance``, seeded from its name):
 
 * inner ``h(y) = (1/N) sum_i 1/2 ||U_i y - v_i||^2`` with ``n = 100``, ``m = 73`` rows over ``N = 10`` clients
   (8 or 7 rows each), rows ``U_il ~ N(0, D_i^2/n)``, ``D_i = diag(exp(z_i/2))``, ``z_i ~ N(0, I)``;
   ``v = U x_true + 0.1 N(0, I)`` with ``x_true`` 5-sparse. ``U`` has full row rank, so the system is consistent,
-  ``h* = h_i* = 0`` for every client and ``X_h^* = U^+ v + null(U)`` (spec W-1). ``U`` and ``v`` are scaled
+  ``h* = h_i* = 0`` for every client and ``X_h^* = U^+ v + null(U)`` in closed form. ``U`` and ``v`` are scaled
   together (``X_h^*`` unchanged) so that ``lambda_max(H) = 1`` or ``max_i L_{h_i} = 5``, whichever binds
   (``H = U'U/N``, ``L_{h_i} = sigma_max(U_i)^2``). ``X_h^*`` is weak sharp only with ``kappa = 2``, with the exact
-  constant ``alpha_2 = sigma_min^+(U)^2/(2N)`` (spec W-1);
+  constant ``alpha_2 = sigma_min^+(U)^2/(2N)`` (the closed-form weak-sharpness constant of least squares);
 * inner clients as :class:`~fedtheory.problems.FederatedQuadratic` (``A_i = U_i'U_i``, ``b_i = U_i'v_i``,
   ``c_i = ||v_i||^2/2``), ``X_h^*`` as :class:`~fedtheory.problems.solution_sets.AffineSolutionSet`;
-* outer ``f = M^mu_LSP``, the Moreau envelope of the log-sum penalty (Sect. 5.2, lines 665-671) with
+* outer ``f = M^mu_LSP``, the Moreau envelope of the log-sum penalty (Sect. 5.2) with
   ``eps = 0.5``, ``mu = 0.2`` (``sqrt(mu) <= eps``), evaluated with the printed prox
   (:class:`~fedtheory.problems.bilevel.LSPEnvelope`); ``f`` is nonconvex and
   ``L_f``-smooth with the exact ``L_f = max{1/mu, 1/(eps^2 - mu)} = 20`` (the envelope's second derivative is
   ``1/mu`` on ``|x_i| < mu/eps`` and ``(1 - prox'(x_i))/mu`` beyond, which tends to ``-1/(eps^2 - mu)`` at the
   threshold);
-* Algorithm 2 with ``lambda = 0.1``, ``gamma = 3 lambda/(4(L_f lambda + 2))`` (the proof's step condition, line
-  564, at equality), ``y^0 ~ N(0, I)`` (seeded), ``T = 60`` outer iterations (quick) / ``T = 150`` (full),
+* Algorithm 2 with ``lambda = 0.1``, ``gamma = 3 lambda/(4(L_f lambda + 2))`` (the step condition of the proof of
+  Theorem 3, at equality), ``y^0 ~ N(0, I)`` (seeded), ``T = 60`` outer iterations (quick) / ``T = 150`` (full),
   ``R_t = t + t0`` with ``t0 in {0, 2}`` (``t0 = 0`` as printed), inner StR-FedAvg with Theorem 3 Case i's
   schedule (``gamma~_t = R_t^(-7/12)``, ``eta_t = 2 ln R_t/R_t^(5/12)``, ``mu_f = 1``), ``K = 5`` local steps,
   ``gamma_g = sqrt(N)`` (Sect. 5.1), full participation, exact gradients (``sigma_f = sigma_h = 0``, so every run
   is its own expectation and the expectation over ``T*`` uniform is an exact average over ``t``), inner start
-  ``xbar^0 = y^t`` (``warm_y``; the paper leaves it open), inner output the theta-average (spec 2.1);
-* the reference is the exact-projection outer loop (``x^t = Pi[y^t]``, spec V17);
+  ``xbar^0 = y^t`` (``warm_y``; the paper leaves it open), inner output the theta-average (our choice);
+* the reference is the exact-projection outer loop (``x^t = Pi[y^t]``);
 * Case ii (Prop 7 (ii), Theorem 3 (ii-1), (ii-2)): a constant ``eta = 1e-4``, ``gamma~_t = 2 ln R_t/R_t`` and
   ``R_t = t + 2``. No ``L_h``-smooth ``h`` with ``X_h^* != R^n`` is ``kappa = 1`` weak sharp (``h - h* <= L_h
   dist^2/2``), so Case ii's hypotheses cannot hold with Assumption 3; ``alpha`` is read as ``alpha_loc``, the
   smallest ratio ``(h - h*)/dist`` at the inner outputs (the points where (14) is applied), and ``eta = 1e-4``
   satisfies ``eta <= alpha_loc/(2 max_t ||grad F_lambda(x^{t*})||)``.
 
-Readings (spec section 1.1 and 3.4). ``F_lambda`` is (3), ``f + (1/lambda) dist^2(., X_h^*)``, whose gradient is
+Readings. ``F_lambda`` is (3), ``f + (1/lambda) dist^2(., X_h^*)``, whose gradient is
 ``grad f + (2/lambda)(y - Pi y)``; Algorithm 2 and the printed gradient use ``grad f + (1/lambda)(y - Pi y)``,
 the gradient of ``f + dist^2/(2 lambda)``, which is the Moreau envelope of the indicator in the paper's own
-convention (line 652: ``min_y {.. + ||x - y||^2/(2 mu)}``). Proposition 7 is Proposition 3 applied to problem (4)
-(line 536: "replacing mu_f and L_f with 1"), so its ``f`` is ``g_t = 1/2 ||x - y^t||^2``: ``||grad f(x^{t*})||
+convention (the Huber envelope of Sect. 5.1: ``min_y {.. + ||x - y||^2/(2 mu)}``). Proposition 7 is Proposition 3
+applied to problem (4) (the text before Proposition 7: "replacing mu_f and L_f with 1"), so its ``f`` is
+``g_t = 1/2 ||x - y^t||^2``: ``||grad f(x^{t*})||
 = ||x^{t*} - y^t|| = dist(y^t, X_h^*)``, ``M_t = g_t* - inf g_t = dist^2(y^t, X_h^*)/2`` (delta = 0), and in
 Lemma 3's constants ``G_g = 0``, ``B_g = 1``, ``G_h = 0`` (every client interpolates), so ``G_ncvx^2 =
 2 dist^2(y^t, X_h^*)``; ``sigma = 0`` and ``S = N`` remove every ``Y``/``Psi_1`` term. ``L_h = max_i L_{h_i}``.
@@ -49,22 +49,18 @@ than the printed ones, so "holds" is conclusive), bounds that fail with ``0`` (n
 The hypotheses ``R_t >= 16(L_h + eta-hat)^2 (1 + B_ncvx^2)`` and ``gamma_l <= 1/(16 (L_h + eta)^2 (1 + B_ncvx^2)
 K gamma_g)`` of Proposition 7 / Theorem 3 need ``R_t`` in the hundreds of thousands on this instance; they are not
 met by any run here, which the witnesses state, so a violation found here is reported as outside the hypotheses.
-
-Paper text: ``shared/seeds/003_511a8e816d499631.txt``. Problem (2)-(4) and the printed gradient at lines 78-88,
-Algorithm 2 at 92-97, Remark 3 at 178-180, Lemma 3 at 182-184, Theorem 3 at 186-207, Proposition 7 at 538-552,
-proof of Theorem 3 at 556-634 ((12) at 568, (13) at 594), Sect. 5.2 (LSP) at 660-671.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import pairwise
 
 import numpy as np
 
 from fedtheory.algorithms.bilevel import ipir_run
 from fedtheory.harness.claims import Context, seed_for
+from fedtheory.harness.family import Family, family
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.problems.bilevel import LSPEnvelope
 from fedtheory.problems.solution_sets import AffineSolutionSet
@@ -90,21 +86,33 @@ KAPPA = 2.0
 ETA_II, T0_II = 1e-4, 2  # Theorem 3 / Prop 7 Case ii: constant eta, R_t = t + 2 >= 2
 P, A_EXP, B_EXP = 2.0, 7 / 12, 5 / 12
 
+OUTER = LSPEnvelope(EPS, MU, dim=N_DIM)  # M^mu_LSP with the printed prox (Sect. 5.2)
 
-# --- instance -------------------------------------------------------------------------------------------------------
+
+# --- instance and F_lambda ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Instance:
+class Instance:
+    """The instance of the module docstring, with ``F_lambda`` and its gradient."""
+
     h: FederatedQuadratic
     X: AffineSolutionSet
     L_h: float
     alpha: float
     y0: np.ndarray
 
+    def F(self, y: np.ndarray, c: float) -> np.ndarray:
+        """``f(y) + c dist^2(y, X_h^*)``: (3) for ``c = 1/lambda``, the Moreau reading for ``c = 1/(2 lambda)``."""
+        return OUTER.value(y) + c * self.X.distance(y) ** 2
 
-@cache
-def instance() -> _Instance:
-    """The Exp. 2 scale-down of the module docstring."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/ipir:instance"))
+    def grad_F(self, y: np.ndarray, c: float) -> np.ndarray:
+        """Exact gradient of :meth:`F`: ``grad f(y) + 2c (y - Pi y)``."""
+        return OUTER.grad(y) + 2 * c * (y - self.X.project(y))
+
+
+@family(f"{PAPER}/ipir:instance")
+def instance(fam: Family) -> Instance:
+    """The Exp. 2 scale-down of the module docstring (the same in both profiles)."""
+    rng = fam.rng()
     sizes = [len(c) for c in np.array_split(np.arange(M_ROWS), N_CLIENTS)]
     blocks = [
         rng.standard_normal((k, N_DIM)) * np.exp(0.5 * rng.standard_normal(N_DIM)) / np.sqrt(N_DIM) for k in sizes
@@ -123,26 +131,12 @@ def instance() -> _Instance:
     b = np.stack([U[lo:hi].T @ v[lo:hi] for lo, hi in edges])
     c = np.array([0.5 * v[lo:hi] @ v[lo:hi] for lo, hi in edges])
     X = AffineSolutionSet(U, v)
-    return _Instance(
+    return Instance(
         h=FederatedQuadratic(A, b, c), X=X,
         L_h=float(max(np.linalg.norm(Ui, 2) ** 2 for Ui in clients)),
         alpha=float(X.singular_values[-1] ** 2 / (2 * N_CLIENTS)),
         y0=np.random.default_rng(seed_for(f"{PAPER}/ipir:y0")).standard_normal(N_DIM),
     )  # fmt: skip
-
-
-# --- outer function and F_lambda ------------------------------------------------------------------------------------
-OUTER = LSPEnvelope(EPS, MU, dim=N_DIM)  # M^mu_LSP with the printed prox (Sect. 5.2, lines 665-671)
-
-
-def F(y: np.ndarray, c: float) -> np.ndarray:
-    """``f(y) + c dist^2(y, X_h^*)``: (3) for ``c = 1/lambda``, the Moreau reading for ``c = 1/(2 lambda)``."""
-    return OUTER.value(y) + c * instance().X.distance(y) ** 2
-
-
-def grad_F(y: np.ndarray, c: float) -> np.ndarray:
-    """Exact gradient of :func:`F`: ``grad f(y) + 2c (y - Pi y)``."""
-    return OUTER.grad(y) + 2 * c * (y - instance().X.project(y))
 
 
 # --- runs -----------------------------------------------------------------------------------------------------------
@@ -165,10 +159,9 @@ class Run:
     dist_x: np.ndarray  # dist(x^t, X*)
 
 
-@cache
-def deterministic_run(t0: int, T: int, exact: bool = False, eta: float | None = None) -> Run:
-    """IPIR run (Case i schedule; Case ii when ``eta`` is given), or the exact-projection reference."""
-    inst = instance()
+def ipir_trajectory(inst: Instance, t0: int, T: int, exact: bool = False, eta: float | None = None) -> Run:
+    """IPIR run of ``T`` outer iterations (Case i schedule; Case ii when ``eta`` is given), or the exact-projection
+    reference."""
     traj = ipir_run(
         inst.h, OUTER.grad, inst.y0, LAM, GAMMA, T, K_LOCAL, GAMMA_G, np.random.default_rng(0), t0=t0,
         init="warm_y", output="theta_avg", project=inst.X.project if exact else None, eta=eta,
@@ -182,17 +175,28 @@ def deterministic_run(t0: int, T: int, exact: bool = False, eta: float | None = 
     )  # fmt: skip
 
 
-def outer_iterations(ctx: Context) -> int:
+def outer_iterations(ctx: Context | Family) -> int:
     return T_OUTER["quick" if ctx.quick else "full"]
 
 
-@cache
-def F_upper(T: int, c: float = 1 / LAM) -> float:
+@family(f"{PAPER}/ipir-runs")
+def _runs(fam: Family, t0: int, exact: bool, eta: float | None) -> Run:
+    return ipir_trajectory(instance(fam.profile), t0, outer_iterations(fam), exact, eta)
+
+
+def deterministic_run(ctx: Context | str, t0: int, exact: bool = False, eta: float | None = None) -> Run:
+    """The profile's run of :func:`ipir_trajectory` (``T = 60`` quick, 150 full), computed once per profile."""
+    return _runs(ctx, t0, exact, eta)
+
+
+@family(f"{PAPER}/ipir-F-upper")
+def F_upper(fam: Family, c: float) -> float:
     """Smallest value of ``f + c dist^2`` seen along every run and the reference (an upper bound on its infimum)."""
-    ys = [deterministic_run(t0, T, exact).y for t0 in T0S for exact in (False, True)] + [
-        deterministic_run(T0_II, T, eta=ETA_II).y
+    ys = [deterministic_run(fam.profile, t0, exact).y for t0 in T0S for exact in (False, True)] + [
+        deterministic_run(fam.profile, T0_II, eta=ETA_II).y
     ]
-    return float(min(np.min(F(y, c)) for y in ys))
+    inst = instance(fam.profile)
+    return float(min(np.min(inst.F(y, c)) for y in ys))
 
 
 def sup_eta() -> float:
@@ -205,11 +209,10 @@ def eta_hats() -> dict[str, float]:
     return {"eta-hat = 11 (printed)": ETA_HAT_PRINTED, "eta-hat = sup_t eta_t": sup_eta()}
 
 
-def hypotheses(run: Run) -> dict:
-    """Proposition 7's conditions on R_t and gamma_l (line 540) at the run's schedule, eta-hat = 11."""
-    inst = instance()
+def hypotheses(inst: Instance, run: Run) -> dict:
+    """Proposition 7's conditions on R_t and gamma_l at the run's schedule, eta-hat = 11."""
     eta = np.nan_to_num(run.eta)  # NaN at R_t = 0 (no schedule)
-    B2 = printed.B2(eta, inst.L_h)  # B_ncvx^2 = max{4 eta, 4 L_h} (Lemma 3, line 184)
+    B2 = printed.B2(eta, inst.L_h)  # B_ncvx^2 = max{4 eta, 4 L_h} (Lemma 3)
     R_needed = printed.prop3_horizon(inst.L_h, 1.0, ETA_HAT_PRINTED, B2)
     gamma_l_max = printed.gamma_l_max_lem5(inst.L_h, 1.0, eta, B2, K_LOCAL, GAMMA_G)
     gamma_l = run.gamma_tilde / (GAMMA_G * K_LOCAL)
@@ -221,5 +224,5 @@ def hypotheses(run: Run) -> dict:
     }
 
 
-def stationarity(run: Run, c: float) -> np.ndarray:
-    return np.sum(grad_F(run.y[:-1], c) ** 2, axis=-1)
+def stationarity(inst: Instance, run: Run, c: float) -> np.ndarray:
+    return np.sum(inst.grad_F(run.y[:-1], c) ** 2, axis=-1)

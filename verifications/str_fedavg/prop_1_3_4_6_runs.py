@@ -1,26 +1,24 @@
 """Propositions 1, 3 (strongly convex outer) and 4, 6 (Huber outer) of StR-FedAvg along deterministic runs of
-Algorithm 1 (section 4.1, spec V7).
+Algorithm 1 (section 4.1).
 
 Instances, exact references and printed constants: :mod:`.sec_4_1_instances` (its docstring describes them).
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: Proposition 1 at lines 242-248, Proposition 3 at 328-372,
-Proposition 4 at 418-424, Proposition 6 at 493-528.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms.bilevel import StRParams, run, theta, weights
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.tolerances import ROUNDING
 
 from . import printed
 from .sec_4_1_instances import (
     HUBER_MU,
     PAPER,
-    RTOL,
     Printed,
     f_eta_gap,
     lemma_2_G2,
@@ -31,7 +29,7 @@ from .sec_4_1_instances import (
 )
 
 # --------------------------------------------------------------------------------------------------
-# Deterministic runs (spec V7): Propositions 1, 3 (strongly convex outer), 4, 6 (Huber outer)
+# Deterministic runs: Propositions 1, 3 (strongly convex outer), 4, 6 (Huber outer)
 # --------------------------------------------------------------------------------------------------
 RUN_ETAS = (0.5, 0.1)
 RUN_KS = (1, 5)
@@ -57,17 +55,18 @@ class _RunCell:
     x: np.ndarray  # (R_max + 1, P, n) server iterates
 
 
-@cache
-def _runs(kind: str) -> tuple[_RunCell, ...]:
-    inner = v7().inner
+@family(f"{PAPER}/prop-1-3-4-6-runs")
+def _runs(fam: Family, kind: str) -> tuple[_RunCell, ...]:
+    """The deterministic runs of :data:`RUN_TEXT` (the same in both profiles)."""
+    inner = v7(fam.profile).inner
     f = outer(kind, inner.dim)
     w = np.random.default_rng(seed_for(f"{PAPER}/prop-1:x0")).standard_normal(inner.dim)
     cells = []
     for eta in RUN_ETAS:
-        x_eta = np.asarray(tikhonov(kind, eta).x)
+        x_eta = np.asarray(tikhonov(fam.profile, kind, eta).x)
         x0 = np.stack([np.zeros(inner.dim), x_eta + 10 * w / np.linalg.norm(w)])
         for K in RUN_KS:
-            c = Printed(inner.L_h, f.L, eta, K, inner.N, inner.N, 1.0, lemma_2_G2(kind))
+            c = Printed(inner.L_h, f.L, eta, K, inner.N, inner.N, 1.0, lemma_2_G2(fam.profile, kind))
             gamma_l = min(c.gamma_l_5, c.gamma_l_6)
             params = StRParams(K=K, gamma_l=gamma_l, gamma_g=1.0, eta=eta)
             traj = run(inner, f, x0, params, max(RUN_RS), np.random.default_rng(0), replicas=2)
@@ -75,12 +74,12 @@ def _runs(kind: str) -> tuple[_RunCell, ...]:
     return tuple(cells)
 
 
-@cache
-def _run_table(kind: str) -> dict:
+@family(f"{PAPER}/prop-1-3-4-6-table")
+def _run_table(fam: Family, kind: str) -> dict:
     """Per (cell, R, xbar^0) entry: outputs of both kinds and every printed right side."""
-    inner = v7().inner
+    inner = v7(fam.profile).inner
     f = outer(kind, inner.dim)
-    ref = reference(kind)
+    ref = reference(fam.profile, kind)
     mu_f = 1.0 if kind == "sq" else 0.0
     rows: dict[str, list] = {}
 
@@ -88,9 +87,9 @@ def _run_table(kind: str) -> dict:
         for k, v in kw.items():
             rows.setdefault(k, []).append(np.atleast_1d(v))
 
-    for cell in _runs(kind):
+    for cell in _runs(fam.profile, kind):
         c, gt, eta = cell.printed, cell.gamma_tilde, cell.eta
-        x_eta = np.asarray(tikhonov(kind, eta).x)
+        x_eta = np.asarray(tikhonov(fam.profile, kind, eta).x)
         th = theta(eta, mu_f, gt)
         d0 = np.sum((cell.x[0] - x_eta) ** 2, axis=-1)
         for R in RUN_RS:
@@ -101,7 +100,7 @@ def _run_table(kind: str) -> dict:
                 out = np.einsum("r,rpd->pd", weights(th, R, kind_out), cell.x[:R])
                 add(
                     **{
-                        f"gap_{kind_out}": f_eta_gap(kind, eta, out),
+                        f"gap_{kind_out}": f_eta_gap(fam.profile, kind, eta, out),
                         f"h_{kind_out}": inner.inner_gap(out),
                         f"f_{kind_out}": f.value(out) - ref.f_star,
                         f"dx_{kind_out}": np.sum((out - ref.x_star) ** 2, axis=-1),
@@ -128,13 +127,14 @@ def _grid(t: dict, sel=slice(None)) -> dict:
 
 
 def _upper(t: dict, measured: np.ndarray, bound: np.ndarray, sel=slice(None), **witness) -> Evidence:
-    """``measured <= bound`` over the run entries ``sel`` (deterministic runs: rtol 1e-9)."""
-    return Evidence(measured[sel], bound[sel], "<=", rtol=RTOL, atol=1e-15, grid=_grid(t, sel), witness=witness)
+    """``measured <= bound`` over the run entries ``sel`` (deterministic runs: rtol ``ROUNDING``; atol 1e-15 covers
+    the absolute rounding of the gaps that vanish at the optimum)."""
+    return Evidence(measured[sel], bound[sel], "<=", rtol=ROUNDING, atol=1e-15, grid=_grid(t, sel), witness=witness)
 
 
 def _two_sided(t: dict, lower, middle, upper, sel=slice(None), **witness) -> Evidence:
     """``lower <= middle <= upper`` as one ``<=`` family: entries ``(lower, middle)`` then ``(middle, upper)``;
-    the grid gains ``side`` ('lower' / 'upper')."""
+    the grid gains ``side`` ('lower' / 'upper'); tolerances as in :func:`_upper`."""
     g = _grid(t, sel)
     n = np.size(middle[sel])
     grid = {k: np.concatenate([v, v]) for k, v in g.items()}
@@ -143,7 +143,7 @@ def _two_sided(t: dict, lower, middle, upper, sel=slice(None), **witness) -> Evi
         np.concatenate([lower[sel], middle[sel]]),
         np.concatenate([middle[sel], upper[sel]]),
         "<=",
-        rtol=RTOL,
+        rtol=ROUNDING,
         atol=1e-15,
         grid=grid,
         witness=witness,
@@ -157,7 +157,7 @@ def _ratio_note(t: dict, measured_key: str, bound: np.ndarray) -> float:
 
 @claim(
     f"{PAPER}/prop-1",
-    source="Proposition 1, lines 242-248",
+    source="Proposition 1",
     statement="f_eta(xbar^R) - f_eta^* <= ||xbar^0 - x_eta^*||^2/(gamma~ sum_{r=1}^R theta^r) + gamma~ Psi_1 + "
     "gamma~^2 Psi_2 =: Err_eta at the printed output xbar^R = sum_{r=1}^R [theta^r/sum_{rhat=1}^{R-1} theta^rhat] "
     "xbar^{r-1} (verbatim: weights summing to more than 1), theta = 1/(1 - 0.5 eta mu_f gamma~); f = 1/2||x||^2 "
@@ -166,7 +166,9 @@ def _ratio_note(t: dict, measured_key: str, bound: np.ndarray) -> float:
     expect="holds",
 )
 def prop_1(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """The f_eta gap at the printed output of the deterministic runs of :data:`RUN_TEXT` (f = 1/2||x||^2), against
+    Err_eta with the instance's exact constants; x_eta^* and f_eta^* in closed form."""
+    t = _run_table(ctx, "sq")
     return _upper(
         t,
         t["gap_printed"],
@@ -178,13 +180,15 @@ def prop_1(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-1:theta-avg",
-    source="Proposition 1, lines 242-248 (output normalised by sum_{r=1}^R theta^r)",
+    source="Proposition 1 (output normalised by sum_{r=1}^R theta^r)",
     statement="Prop 1's bound Err_eta for the theta-average xhat^R = sum_r theta^r xbar^{r-1}/sum_{r=1}^R theta^r "
     f"(the convex combination the proof's Jensen step needs) instead of the printed weights; {RUN_TEXT}.",
     expect="holds",
 )
 def prop_1_theta_avg(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """The f_eta gap at the theta-average of the deterministic runs of prop-1, against Err_eta; x_eta^* and f_eta^*
+    in closed form."""
+    t = _run_table(ctx, "sq")
     return _upper(t, t["gap_theta_avg"], t["err1"], output="theta_avg")
 
 
@@ -203,48 +207,56 @@ def _prop3_sel(t: dict) -> np.ndarray:
 
 @claim(
     f"{PAPER}/prop-3:i-1",
-    source="Proposition 3 (i-1), line 331",
+    source="Proposition 3 (i-1)",
     statement=f"0 <= h(xbar^R) - h(x*) <= Err + 2 eta M (upper side judged; h >= h* is automatic); {PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_i1(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """The inner gap at the printed output of the deterministic runs of prop-1 beyond the printed horizon, against
+    Err + 2 eta M with x* = U^+ v and M in closed form."""
+    t = _run_table(ctx, "sq")
     b = t["err1"] + 2 * t["eta"] * t["M"]
     return _upper(t, t["h_printed"], b, _prop3_sel(t), theta_avg_max_ratio=_ratio_note(t, "h_theta_avg", b))
 
 
 @claim(
     f"{PAPER}/prop-3:ii-1",
-    source="Proposition 3 (ii-1), line 344",
+    source="Proposition 3 (ii-1)",
     statement="Case ii (kappa = 2, alpha = alpha_2): 0 <= h(xbar^R) - h(x*) <= Err + 2 eta M, the same inequality as "
     f"(i-1) (weak sharpness does not enter it); {PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_ii1(ctx: Context) -> Evidence:
+    """The evidence of prop-3:i-1 (the inner gap at the printed output beyond the printed horizon, against
+    Err + 2 eta M in closed form): weak sharpness does not enter the inequality."""
     return prop_3_i1(ctx)
 
 
 @claim(
     f"{PAPER}/prop-3:i-2",
-    source="Proposition 3 (i-2), lines 333-335",
+    source="Proposition 3 (i-2)",
     statement="(mu_f/2)||xbar^R - x*||^2 - ||grad f(x*)|| dist(xbar^R, X_h^*) <= f(xbar^R) - f(x*) <= Err/eta, both "
     f"sides judged (grid 'side'); {PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_i2(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """Both sides of (i-2) at the printed output of the deterministic runs of prop-1 beyond the printed horizon, with
+    x* = U^+ v, f* and the distance to the affine X_h^* in closed form."""
+    t = _run_table(ctx, "sq")
     lower = 0.5 * t["dx_printed"] - t["grad_norm"] * t["dist_printed"]
     return _two_sided(t, lower, t["f_printed"], t["err1"] / t["eta"], _prop3_sel(t))
 
 
 @claim(
     f"{PAPER}/prop-3:i-3",
-    source="Proposition 3 (i-3), lines 336-337",
+    source="Proposition 3 (i-3)",
     statement=f"||xbar^R - x*||^2 <= (2/mu_f)(||grad f(x*)|| dist(xbar^R, X_h^*) + Err/eta); {PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_i3(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """The squared distance to x* = U^+ v at the printed output of the deterministic runs of prop-1 beyond the
+    printed horizon, against the printed (i-3) bound; references in closed form."""
+    t = _run_table(ctx, "sq")
     b = 2 * (t["grad_norm"] * t["dist_printed"] + t["err1"] / t["eta"])
     return _upper(t, t["dx_printed"], b, _prop3_sel(t))
 
@@ -256,27 +268,31 @@ def _sharp_term(t: dict, err: np.ndarray) -> np.ndarray:
 
 @claim(
     f"{PAPER}/prop-3:ii-2",
-    source="Proposition 3 (ii-2), lines 346-349",
+    source="Proposition 3 (ii-2)",
     statement="-||grad f(x*)|| ((Err + 2 eta M)/alpha)^{1/kappa} <= f(xbar^R) - f(x*) <= Err/eta (kappa = 2), both "
     f"sides judged; {PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_ii2(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """Both sides of (ii-2) at the printed output of the deterministic runs of prop-1 beyond the printed horizon,
+    kappa = 2 with the exact alpha_2; references in closed form."""
+    t = _run_table(ctx, "sq")
     lower = -t["grad_norm"] * _sharp_term(t, t["err1"])
     return _two_sided(t, lower, t["f_printed"], t["err1"] / t["eta"], _prop3_sel(t))
 
 
 @claim(
     f"{PAPER}/prop-3:ii-3",
-    source="Proposition 3 (ii-3), lines 350-353",
+    source="Proposition 3 (ii-3)",
     statement="||xbar^R - x*||^2 <= (2/(mu_f eta)) Err + (2 ||grad f(x*)||/mu_f)((Err + 2 eta M)/alpha)^{1/kappa} "
     f"(kappa = 2; the printed 18 K (L_h + eta L_f) G^2/(K gamma_g^2) equals 18 (L_h + eta L_f) G^2/gamma_g^2); "
     f"{PROP3_TEXT}.",
     expect="holds",
 )
 def prop_3_ii3(ctx: Context) -> Evidence:
-    t = _run_table("sq")
+    """The squared distance to x* = U^+ v at the printed output of the deterministic runs of prop-1 beyond the
+    printed horizon, against the printed (ii-3) bound, kappa = 2 with the exact alpha_2."""
+    t = _run_table(ctx, "sq")
     b = 2 * t["err1"] / t["eta"] + 2 * t["grad_norm"] * _sharp_term(t, t["err1"])
     return _upper(t, t["dx_printed"], b, _prop3_sel(t))
 
@@ -291,13 +307,15 @@ HUBER_TEXT = (
 
 @claim(
     f"{PAPER}/prop-4",
-    source="Proposition 4, lines 418-424",
+    source="Proposition 4",
     statement="f_eta(xbar^R) - f_eta^* <= Err' at the printed output (the uniform average is prop-4:uniform); "
     f"{HUBER_TEXT}; {RUN_TEXT}.",
     expect="holds",
 )
 def prop_4(ctx: Context) -> Evidence:
-    t = _run_table("huber")
+    """The f_eta gap at the printed output of the deterministic runs of :data:`RUN_TEXT` with the Huber outer,
+    against Err'; x_eta^* and f_eta^* from the certified Tikhonov solve (Clarabel)."""
+    t = _run_table(ctx, "huber")
     return _upper(
         t, t["gap_printed"], t["err4"], output="printed", uniform_max_ratio=_ratio_note(t, "gap_theta_avg", t["err4"])
     )
@@ -305,13 +323,15 @@ def prop_4(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-4:uniform",
-    source="Proposition 4, lines 418-424 (output normalised by R)",
+    source="Proposition 4 (output normalised by R)",
     statement=f"Prop 4's bound Err' for the uniform average (1/R) sum_{{r=1}}^R xbar^{{r-1}}; {HUBER_TEXT}; "
     f"{RUN_TEXT}.",
     expect="holds",
 )
 def prop_4_uniform(ctx: Context) -> Evidence:
-    t = _run_table("huber")
+    """The f_eta gap at the uniform average of the Huber-outer runs of prop-4, against Err'; x_eta^* and f_eta^*
+    from the certified Tikhonov solve (Clarabel)."""
+    t = _run_table(ctx, "huber")
     return _upper(t, t["gap_theta_avg"], t["err4"], output="uniform")
 
 
@@ -323,46 +343,54 @@ PROP6_TEXT = (
 
 @claim(
     f"{PAPER}/prop-6:i-1",
-    source="Proposition 6 (i-1), lines 495-496",
+    source="Proposition 6 (i-1)",
     statement=f"0 <= h(xbar^R) - h(x*) <= Err' + 2 eta M (upper side judged); {PROP6_TEXT}.",
     expect="holds",
 )
 def prop_6_i1(ctx: Context) -> Evidence:
-    t = _run_table("huber")
+    """The inner gap at the printed output of the Huber-outer runs of prop-4, against Err' + 2 eta M with M from the
+    certified bilevel solve (Clarabel)."""
+    t = _run_table(ctx, "huber")
     b = t["err4"] + 2 * t["eta"] * t["M"]
     return _upper(t, t["h_printed"], b, uniform_max_ratio=_ratio_note(t, "h_theta_avg", b))
 
 
 @claim(
     f"{PAPER}/prop-6:ii-1",
-    source="Proposition 6 (ii-1), lines 505-506",
+    source="Proposition 6 (ii-1)",
     statement=f"Case ii: 0 <= h(xbar^R) - h(x*) <= Err' + 2 eta M, the same inequality as (i-1); {PROP6_TEXT}.",
     expect="holds",
 )
 def prop_6_ii1(ctx: Context) -> Evidence:
+    """The evidence of prop-6:i-1 (the inner gap at the printed output of the Huber-outer runs, against Err' + 2 eta M
+    from the certified bilevel solve): weak sharpness does not enter the inequality."""
     return prop_6_i1(ctx)
 
 
 @claim(
     f"{PAPER}/prop-6:i-2",
-    source="Proposition 6 (i-2), lines 497-500",
+    source="Proposition 6 (i-2)",
     statement=f"-||grad f(x*)|| dist(xbar^R, X_h^*) <= f(xbar^R) - f(x*) <= Err'/eta, both sides judged; {PROP6_TEXT}.",
     expect="holds",
 )
 def prop_6_i2(ctx: Context) -> Evidence:
-    t = _run_table("huber")
+    """Both sides of (i-2) at the printed output of the Huber-outer runs of prop-4, with x*, f* and ||grad f(x*)||
+    from the certified bilevel solve (Clarabel) and the distance to the affine X_h^* in closed form."""
+    t = _run_table(ctx, "huber")
     lower = -t["grad_norm"] * t["dist_printed"]
     return _two_sided(t, lower, t["f_printed"], t["err4"] / t["eta"])
 
 
 @claim(
     f"{PAPER}/prop-6:ii-2",
-    source="Proposition 6 (ii-2), lines 507-510",
+    source="Proposition 6 (ii-2)",
     statement="-||grad f(x*)|| ((Err' + 2 eta M)/alpha)^{1/kappa} <= f(xbar^R) - f(x*) <= Err'/eta (kappa = 2), both "
     f"sides judged; {PROP6_TEXT}.",
     expect="holds",
 )
 def prop_6_ii2(ctx: Context) -> Evidence:
-    t = _run_table("huber")
+    """Both sides of (ii-2) at the printed output of the Huber-outer runs of prop-4, kappa = 2 with the exact
+    alpha_2; references from the certified bilevel solve (Clarabel)."""
+    t = _run_table(ctx, "huber")
     lower = -t["grad_norm"] * _sharp_term(t, t["err4"])
     return _two_sided(t, lower, t["f_printed"], t["err4"] / t["eta"])

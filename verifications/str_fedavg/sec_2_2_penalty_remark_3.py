@@ -3,8 +3,6 @@ differences, exact sympy envelopes and the smoothness constants of ``F_lambda`` 
 
 Instance, ``F_lambda``, runs and readings: the docstring of :mod:`.ipir_runs` ("the module docstring" and "the
 module's instance" of the claim statements).
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: problem (2)-(4) and the printed gradient at lines 78-88, Remark
-3 at 178-180, Sect. 5.2 (LSP) at 660-671.
 """
 
 from __future__ import annotations
@@ -16,9 +14,10 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.points import Points
 from fedtheory.rounding import gamma
 
-from .ipir_runs import EPS, L_F, LAM, MU, N_DIM, OUTER, PAPER, F, grad_F, instance
+from .ipir_runs import EPS, L_F, LAM, MU, N_DIM, OUTER, PAPER, Instance, instance
 
 
 # --- (3), Moreau envelope, Remark 3 ---------------------------------------------------------------------------------
@@ -40,7 +39,7 @@ _FD_TEXT = (
 FD_STEP = 1e-3
 
 
-def _fd_error(y: np.ndarray, c: float) -> np.ndarray:
+def _fd_error(inst: Instance, y: np.ndarray, c: float) -> np.ndarray:
     """Bound on ``|grad_F(y, c) - _fd_grad(F)(y)|`` per entry, on every float64 build (in exact arithmetic they
     differ by the truncation term only).
 
@@ -59,9 +58,9 @@ def _fd_error(y: np.ndarray, c: float) -> np.ndarray:
       ``R``, and the analytic gradient ``(x - p)/mu + 2c (y - Pi y)``: ``p`` from the root formula (``sqrt`` of
       ``w^2 - 4 mu``, conditioned ``w^2/r^2``) and ``Pi y`` from two products with ``V``.
     """
-    X, u, h = instance().X, np.finfo(float).eps / 2, FD_STEP
+    X, u, h = inst.X, np.finfo(float).eps / 2, FD_STEP
     V, part, n = X.row_basis, X.particular, N_DIM
-    g = grad_F(y, c)
+    g = inst.grad_F(y, c)
 
     def e_F(z):
         p = OUTER.prox(z)
@@ -96,23 +95,27 @@ def _fd_points() -> np.ndarray:
 
 @claim(
     f"{PAPER}/eq-3:grad",
-    source="Sect. 2.2, text after (3), line 88 ('the gradient of the objective function is given by grad f(y) + "
+    source="Sect. 2.2, text after (3) ('the gradient of the objective function is given by grad f(y) + "
     "(1/lambda)(y - Pi[y])')",
     statement="The printed gradient grad f(y) + (1/lambda)(y - Pi_{X_h^*}[y]) equals the gradient of F_lambda(y) = "
     f"f(y) + (1/lambda)||y - Pi[y]||^2 as defined in (3), computed by {_FD_TEXT}.",
     expect="fails",
 )
 def eq3_grad(ctx: Context) -> Evidence:
+    """The printed gradient on the LS + LSP-envelope instance of :mod:`.ipir_runs` at 8 seeded points, against
+    Richardson-extrapolated central differences of (3), with the rigorous truncation and rounding bound of
+    :func:`_fd_error` as error bars."""
+    inst = instance(ctx)
     y = _fd_points()
-    fd = _fd_grad(lambda z: F(z, 1 / LAM), y, FD_STEP)
-    printed = (OUTER.grad(y) + (y - instance().X.project(y)) / LAM).ravel()
-    error = _fd_error(y, 1 / LAM).ravel()  # the FD error bound as error bars on the analytic side
+    fd = _fd_grad(lambda z: inst.F(z, 1 / LAM), y, FD_STEP)
+    printed = (OUTER.grad(y) + (y - inst.X.project(y)) / LAM).ravel()
+    error = _fd_error(inst, y, 1 / LAM).ravel()  # the FD error bound as error bars on the analytic side
     return Evidence(
         measured=printed, bound=fd.ravel(), relation="==", interval=(printed - error, printed + error),
         grid={"point": np.repeat(np.arange(len(y)), N_DIM), "coordinate": np.tile(np.arange(N_DIM), len(y))},
         witness={
             "max |printed - FD| / max |(y - Pi y)/lambda|": float(
-                np.max(np.abs(printed - fd.ravel())) / np.max(np.abs(y - instance().X.project(y)) / LAM)),
+                np.max(np.abs(printed - fd.ravel())) / np.max(np.abs(y - inst.X.project(y)) / LAM)),
             "reading": "the gradient of (3) is grad f + (2/lambda)(y - Pi y); the printed formula is the gradient of "
             "f + dist^2/(2 lambda) (see eq-3:grad-corrected)",
         },
@@ -121,25 +124,24 @@ def eq3_grad(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/eq-3:grad-corrected",
-    source="Sect. 2.2, (3) and line 88, with the factors made consistent",
+    source="Sect. 2.2, (3) and the printed gradient after it, with the factors made consistent",
     statement="grad f(y) + (2/lambda)(y - Pi[y]) is the gradient of (3), and the printed grad f(y) + (1/lambda)(y - "
     f"Pi[y]) is the gradient of f(y) + (1/(2 lambda))||y - Pi[y]||^2; both by {_FD_TEXT}.",
     expect="holds",
 )
 def eq3_grad_corrected(ctx: Context) -> Evidence:
+    """The analytic gradients of (3) and of its Moreau reading on the instance and points of eq-3:grad, against
+    Richardson-extrapolated central differences with the error bars of :func:`_fd_error`."""
+    inst = instance(ctx)
     y = _fd_points()
-    measured, bound, reading = [], [], []
-    errors = []
+    points = Points()
     for name, c in (("(3): coefficient 2/lambda", 1 / LAM), ("Moreau reading: printed gradient", 1 / (2 * LAM))):
-        measured.append(grad_F(y, c).ravel())
-        bound.append(_fd_grad(lambda z, c=c: F(z, c), y, FD_STEP).ravel())
-        reading.append(np.full(y.size, name, dtype=object))
-        errors.append(_fd_error(y, c).ravel())
-    m, e = np.concatenate(measured), np.concatenate(errors)  # the FD error bound as error bars on the analytic side
-    return Evidence(
-        measured=m, bound=np.concatenate(bound), relation="==", interval=(m - e, m + e),
-        grid={"function": np.concatenate(reading)},
-    )  # fmt: skip
+        analytic = inst.grad_F(y, c).ravel()
+        fd = _fd_grad(lambda z, c=c: inst.F(z, c), y, FD_STEP).ravel()
+        error = _fd_error(inst, y, c).ravel()  # the FD error bound as error bars on the analytic side
+        for m, b, e in zip(analytic, fd, error, strict=True):
+            points.add(m, b, interval=(m - e, m + e), function=name)
+    return points.evidence("==")
 
 
 @cache
@@ -165,17 +167,14 @@ def _moreau_symbolic() -> tuple[sp.Expr, sp.Expr, list[sp.Symbol], sp.Symbol]:
 def _moreau_values(factor: Fraction) -> Evidence:
     envelope, printed, ys, lam = _moreau_symbolic()
     pts = [(1, 0, 0, 0), (Fraction(1, 3), -2, 5, Fraction(7, 2)), (0, 0, 0, 0), (-3, 1, Fraction(1, 7), 2)]
-    measured, bound, grid = [], [], {"y": [], "lambda": []}
+    points = Points()
     for yv in pts:
         for lv in (Fraction(1, 10), Fraction(1), Fraction(7, 3)):
             sub = {**dict(zip(ys, (sp.Rational(str(c)) for c in yv), strict=True)), lam: sp.Rational(str(lv))}
             m, b = sp.Rational(printed.subs(sub)) * sp.Rational(str(factor)), sp.Rational(envelope.subs(sub))
-            measured.append(Fraction(int(m.p), int(m.q)))
-            bound.append(Fraction(int(b.p), int(b.q)))
-            grid["y"].append(str(yv))
-            grid["lambda"].append(float(lv))
-    return Evidence(
-        measured=measured, bound=bound, relation="==", grid=grid,
+            points.add(Fraction(int(m.p), int(m.q)), Fraction(int(b.p), int(b.q)), y=str(yv), **{"lambda": float(lv)})
+    return points.evidence(
+        "==",
         witness={"printed / envelope (sympy)": str(sp.simplify(printed / envelope)),
                  "X": "{z : U z = v}, U = [[1, 2, 0, -1], [0, 1, 3, 1]], v = (1, -2)"},
     )  # fmt: skip
@@ -183,31 +182,35 @@ def _moreau_values(factor: Fraction) -> Evidence:
 
 @claim(
     f"{PAPER}/sec-2.2:moreau",
-    source="Sect. 2.2, line 84 ('the lambda-smoothed approximate of I_{X_h^*}(y) is (1/lambda)||y - Pi[y]||^2')",
+    source="Sect. 2.2 ('the lambda-smoothed approximate of I_{X_h^*}(y) is (1/lambda)||y - Pi[y]||^2')",
     statement="(1/lambda)||y - Pi_X[y]||^2 equals the Moreau envelope min_z {I_X(z) + ||y - z||^2/(2 lambda)} (the "
-    "convention the paper uses for M^mu_l1 at line 652) for affine X = {z : U z = v}; sympy, exact minimisation over "
+    "convention the paper uses for M^mu_l1) for affine X = {z : U z = v}; sympy, exact minimisation over "
     "z = z_p + Z w (U 2 x 4 rational, Z an exact null basis), evaluated exactly at 4 rational y x lambda in "
     "{1/10, 1, 7/3}.",
     expect="fails",
 )
 def moreau(ctx: Context) -> Evidence:
+    """The printed smoothing of the indicator of an affine set (U 2 x 4 rational) against its Moreau envelope,
+    minimised exactly by sympy over an exact null-space parametrisation; compared in exact rationals."""
     return _moreau_values(Fraction(1))
 
 
 @claim(
     f"{PAPER}/sec-2.2:moreau-corrected",
-    source="Sect. 2.2, line 84, with the factor 1/(2 lambda) of the envelope",
+    source="Sect. 2.2, the lambda-smoothed indicator, with the factor 1/(2 lambda) of the envelope",
     statement="(1/(2 lambda))||y - Pi_X[y]||^2 equals min_z {I_X(z) + ||y - z||^2/(2 lambda)}; same instance and "
     "points as sec-2.2:moreau.",
     expect="holds",
 )
 def moreau_corrected(ctx: Context) -> Evidence:
+    """The smoothing with the factor 1/(2 lambda) on the instance and points of sec-2.2:moreau, against the same
+    exact sympy envelope; compared in exact rationals."""
     return _moreau_values(Fraction(1, 2))
 
 
 @claim(
     f"{PAPER}/remark-3:smooth",
-    source="Remark 3, line 180 ('function F_lambda in problem (3) is L_f + 2/lambda-smooth')",
+    source="Remark 3 ('function F_lambda in problem (3) is L_f + 2/lambda-smooth')",
     statement="Lipschitz constant of grad F_lambda, F_lambda as in (3), on the module's instance (L_f = 20 the exact "
     "smoothness of the LSP envelope, lambda = 0.1): exact value sup_y ||grad^2 F_lambda(y)|| (the Hessian is "
     "D(y) + (2/lambda) U^+U with D diagonal in [-1/(eps^2 - mu), 1/mu]; the sup max{1/mu + 2/lambda, "
@@ -217,14 +220,18 @@ def moreau_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def remark3_smooth(ctx: Context) -> Evidence:
-    inst = instance()
+    """The Lipschitz constant of grad F_lambda on the instance of :mod:`.ipir_runs`: its exact value (the Hessian's
+    norm at y = 0, by eigvalsh, equal to the closed form in the witness) and 2000 seeded difference quotients,
+    against the printed L_f + 2/lambda."""
+    inst = instance(ctx)
     hess0 = np.eye(N_DIM) / MU + (2 / LAM) * inst.X.row_projector
     exact = float(np.max(np.abs(np.linalg.eigvalsh(hess0))))
     rng = np.random.default_rng(seed_for(f"{PAPER}/remark-3:smooth"))
     y = 2 * rng.standard_normal((2000, N_DIM))
     s = np.repeat([1e-3, 1e-2, 0.1, 1.0], 500)[:, None]
     z = y + s * rng.standard_normal(y.shape)
-    ratios = np.linalg.norm(grad_F(y, 1 / LAM) - grad_F(z, 1 / LAM), axis=-1) / np.linalg.norm(y - z, axis=-1)
+    ratios = np.linalg.norm(inst.grad_F(y, 1 / LAM) - inst.grad_F(z, 1 / LAM), axis=-1) / np.linalg.norm(y - z, axis=-1)
+    # rtol 1e-12: the rounding of the 100 x 100 eigvalsh and of the difference quotients
     return Evidence(
         measured=np.concatenate([[exact], ratios]), bound=L_F + 2 / LAM, relation="<=", rtol=1e-12,
         grid={"kind": ["exact sup (y = 0)"] + ["sampled pair"] * len(ratios)},
@@ -236,12 +243,14 @@ def remark3_smooth(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/remark-3:g",
-    source="Remark 3, line 180 ('function g is 1-strongly convex and 1-smooth')",
+    source="Remark 3 ('function g is 1-strongly convex and 1-smooth')",
     statement="g(x) = 1/2 ||x - y||^2 (problem (4)): the extreme eigenvalues of its Hessian (sympy, n = 4, symbolic "
     "y) are 1 and 1, i.e. the strong convexity and smoothness constants are exactly 1.",
     expect="holds",
 )
 def remark3_g(ctx: Context) -> Evidence:
+    """The Hessian of g(x) = 1/2 ||x - y||^2 (n = 4, symbolic y) by sympy; its extreme eigenvalues are compared
+    with 1 in exact rationals."""
     xs, ys = sp.symbols("x1:5", real=True), sp.symbols("y1:5", real=True)
     g = sum((a - b) ** 2 for a, b in zip(xs, ys, strict=True)) / 2
     eig = sp.hessian(g, xs).eigenvals()

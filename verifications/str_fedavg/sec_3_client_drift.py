@@ -1,41 +1,43 @@
-"""The client-drift fixed point of deterministic StR-FedAvg (Algorithm 1; spec 2.1 'Exact reductions', V5): derived
-claims, not analysed in the paper, on the spec 4.2 instance ``LS(8, 6, 4)`` (2 rows per client, ``f = 1/2 ||x||^2``,
-``eta = 0.3``, ``K = 10``), and Proposition 1's bound at that fixed point.
+"""The client-drift fixed point of deterministic StR-FedAvg (Algorithm 1; the library's closed-form fixed point of
+the deterministic round map): derived claims, not analysed in the paper, on our client-drift instance
+``LS(8, 6, 4)`` (2 rows per client, ``f = 1/2 ||x||^2``, ``eta = 0.3``, ``K = 10``), and Proposition 1's bound at
+that fixed point.
 
-Printed constants: :class:`.sec_4_1_instances.Printed`. Paper text ``shared/seeds/003_511a8e816d499631.txt``:
-Algorithm 1 at lines 57-74, Proposition 1 at 242-248.
+Printed constants: :class:`.sec_4_1_instances.Printed`.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fedtheory.algorithms.bilevel import StRParams, drift_fixed_point, round_map_radius, run, theta
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.problems.bilevel import bilevel_optimum, drift_instance, tikhonov_gap, tikhonov_reference
 
-from .sec_4_1_instances import PAPER, RTOL, Printed
+from .sec_4_1_instances import PAPER, Printed
 
 # --------------------------------------------------------------------------------------------------
-# Client-drift fixed point (spec V5; not analysed in the paper)
+# Client-drift fixed point (not analysed in the paper)
 # --------------------------------------------------------------------------------------------------
 DRIFT_ROUNDS = 5000
 DRIFT_GAMMA_G = (1.0, 2.0)
 
 
-@cache
-def _drift() -> dict:
-    """Spec 4.2 instance (LS(8, 6, 4), f = 1/2||x||^2, eta = 0.3, K = 10) with its exact references."""
-    d = drift_instance(np.random.default_rng(seed_for(f"{PAPER}/instance:drift")))
+@family(f"{PAPER}/instance:drift")
+def _drift(fam: Family) -> dict:
+    """The client-drift instance (LS(8, 6, 4), f = 1/2||x||^2, eta = 0.3, K = 10; seeded from the family's name, the
+    same in both profiles) with its exact references."""
+    d = drift_instance(fam.rng())
     tik = tikhonov_reference(d.inner, d.outer, d.eta)
     ref = bilevel_optimum(d.inner, d.outer)
     return {"inst": d, "x_eta": np.asarray(tik.x), "G2": 4 * d.outer.L * ref.M}
 
 
 DRIFT_TEXT = (
-    "spec 4.2 instance: LS(8, 6, 4) (2 rows per client, heterogeneous), f = 1/2||x||^2, eta = 0.3, K = 10, full "
+    "instance: LS(8, 6, 4) (2 rows per client, heterogeneous), f = 1/2||x||^2, eta = 0.3, K = 10, full "
     "participation, sigma = 0; x_FP = [sum_i (I - P_i)]^{-1} sum_i (I - P_i) x_i^*, P_i = (I - gamma_l A_i)^K, the "
     "exact fixed point of the deterministic round map (library drift_fixed_point; it does not involve gamma_g)"
 )
@@ -43,17 +45,19 @@ DRIFT_TEXT = (
 
 @claim(
     f"{PAPER}/sec-3:drift-fixed-point",
-    source="Algorithm 1, lines 57-74 (derived; spec 2.1 'Exact reductions', V5)",
+    source="Algorithm 1 (derived: the closed-form fixed point of its deterministic round map)",
     statement=f"Derived: deterministic rounds of Algorithm 1 from xbar^0 = 0 end within 1e-12 (relative to max(1, "
     f"||x_FP||)) of x_FP for gamma_g in {{1, 2}} and gamma_l in {{0.05, 0.02, 0.01, 0.005}}, so the limit is the same "
-    f"for both gamma_g; rounds: {DRIFT_ROUNDS} in the full profile (spec V5), min({DRIFT_ROUNDS}, ceil(ln(1e-15)/ln "
+    f"for both gamma_g; rounds: {DRIFT_ROUNDS} in the full profile, min({DRIFT_ROUNDS}, ceil(ln(1e-15)/ln "
     "rho)) in the quick one (rho < 1 the round map's spectral radius; rho, the rounds and rho^rounds are in the "
     f"witness); {DRIFT_TEXT}.",
     expect="holds",
 )
 def drift_fixed_point_claim(ctx: Context) -> Evidence:
-    d = _drift()["inst"]
-    dist, rho, rounds, grid = [], [], [], {"gamma_g": [], "gamma_l": []}
+    """Deterministic runs of Algorithm 1 on the client-drift instance LS(8, 6, 4) from 0, against the closed-form
+    fixed point of the round map (library drift_fixed_point), relative to max(1, ||x_FP||)."""
+    d = _drift(ctx)["inst"]
+    points, rho, rounds = Points(), [], []
     for gamma_g in DRIFT_GAMMA_G:
         for gamma_l in d.gamma_l:
             params = StRParams(K=d.K, gamma_l=gamma_l, gamma_g=gamma_g, eta=d.eta)
@@ -63,23 +67,20 @@ def drift_fixed_point_claim(ctx: Context) -> Evidence:
                 min(DRIFT_ROUNDS, int(np.ceil(np.log(1e-15) / np.log(rho[-1])))) if ctx.quick else DRIFT_ROUNDS
             )
             traj = run(d.inner, d.outer, np.zeros(d.inner.dim), params, rounds[-1], np.random.default_rng(0))
-            dist.append(np.linalg.norm(traj.final[0] - x_fp) / max(1.0, float(np.linalg.norm(x_fp))))
-            grid["gamma_g"].append(gamma_g)
-            grid["gamma_l"].append(gamma_l)
-    return Evidence(
-        np.array(dist),
-        0.0,
+            distance = np.linalg.norm(traj.final[0] - x_fp) / max(1.0, float(np.linalg.norm(x_fp)))
+            points.add(distance, gamma_g=gamma_g, gamma_l=gamma_l)
+    return points.evidence(
         "<=",
-        atol=1e-12,
-        grid=grid,
+        bound=0.0,
+        atol=SCALED_ROUNDING,
         witness={"rho": rho, "rounds": rounds, "rho^rounds": [r**n for r, n in zip(rho, rounds)]},
     )
 
 
-def _admissible_gamma_l(gamma_g: float) -> float:
+def _admissible_gamma_l(ctx: Context, gamma_g: float) -> float:
     """Props 1/4's printed step bound ``min{1/(27 K B^2 L), 1/(16 K gamma_g L^2 (1 + B^2))}`` on the drift
     instance (``L = L_h + eta L_f``)."""
-    data = _drift()
+    data = _drift(ctx)
     d = data["inst"]
     c = Printed(d.inner.L_h, d.outer.L, d.eta, d.K, d.inner.N, d.inner.N, gamma_g, data["G2"])
     return min(c.gamma_l_5, c.gamma_l_6)
@@ -87,7 +88,7 @@ def _admissible_gamma_l(gamma_g: float) -> float:
 
 @claim(
     f"{PAPER}/sec-3:drift-bias",
-    source="Algorithm 1, lines 57-74 (derived; not analysed in the paper; spec 2.1, V5)",
+    source="Algorithm 1 (derived; not analysed in the paper)",
     statement="Derived: with K = 10 and heterogeneous clients the deterministic fixed point is biased, ||x_FP - "
     "x_eta^*|| > 1e-10 ||x_eta^*|| (far above rounding), for gamma_l in {0.05, 0.02, 0.01, 0.005} and at Prop 1's "
     "printed step bound (and 1/4 of it) for gamma_g in {1, 2}; the bias is O(gamma_l) (bias/gamma_l in the witness "
@@ -96,10 +97,12 @@ def _admissible_gamma_l(gamma_g: float) -> float:
     expect="holds",
 )
 def drift_bias(ctx: Context) -> Evidence:
-    data = _drift()
+    """The distance of the closed-form fixed point (library drift_fixed_point) on the client-drift instance to the
+    Tikhonov point x_eta^* in closed form, against 1e-10 ||x_eta^*||; K = 1 in the witness."""
+    data = _drift(ctx)
     d, x_eta = data["inst"], data["x_eta"]
     gammas = sorted(
-        set(d.gamma_l) | {g * s for gg in DRIFT_GAMMA_G for g in [_admissible_gamma_l(gg)] for s in (1.0, 0.25)}
+        set(d.gamma_l) | {g * s for gg in DRIFT_GAMMA_G for g in [_admissible_gamma_l(ctx, gg)] for s in (1.0, 0.25)}
     )
     bias = np.array([np.linalg.norm(drift_fixed_point(d.inner, d.outer, d.eta, g, d.K) - x_eta) for g in gammas])
     k1 = [float(np.linalg.norm(drift_fixed_point(d.inner, d.outer, d.eta, g, 1) - x_eta)) for g in gammas]
@@ -114,24 +117,25 @@ def drift_bias(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/sec-3:drift-floor",
-    source="Proposition 1, lines 242-248, at the client-drift fixed point (derived)",
+    source="Proposition 1, at the client-drift fixed point (derived)",
     statement="Prop 1's bound survives at the drift fixed point: as R -> infinity the deterministic run converges to "
     "x_FP (sec-3:drift-fixed-point), the printed output to theta x_FP (its weights sum to 1 + theta^R/sum_{r<R} "
     "theta^r -> theta) and the theta-average to x_FP, while Err_eta -> gamma~^2 Psi_2 (Psi_1 = 0: S = N, sigma = "
     "0); checked: f_eta(limit) - f_eta^* <= gamma~^2 Psi_2 = gamma~^2 18 (L_h + eta L_f) G^2/gamma_g^2 for both "
-    "limits (grid 'output'), gamma_g in {1, 2}, gamma_l = Prop 1's printed bound x {1, 1/4}; the spec's larger "
+    "limits (grid 'output'), gamma_g in {1, 2}, gamma_l = Prop 1's printed bound x {1, 1/4}; the larger "
     f"gamma_l in {{0.05, ..., 0.005}} violate the printed step condition and are reported in the witness only; "
     f"{DRIFT_TEXT}.",
     expect="holds",
 )
 def drift_floor(ctx: Context) -> Evidence:
-    data = _drift()
+    """The f_eta gap (closed form) at both limits of the deterministic runs on the client-drift instance, from the
+    closed-form fixed point, against the limit gamma~^2 Psi_2 of Err_eta with the instance's exact constants."""
+    data = _drift(ctx)
     d = data["inst"]
-    measured, bound, grid = [], [], {"gamma_g": [], "gamma_l": [], "output": []}
-    outside = {}
+    points, outside = Points(), {}
     for gamma_g in DRIFT_GAMMA_G:
         c = Printed(d.inner.L_h, d.outer.L, d.eta, d.K, d.inner.N, d.inner.N, gamma_g, data["G2"])
-        admissible = _admissible_gamma_l(gamma_g)
+        admissible = _admissible_gamma_l(ctx, gamma_g)
         for gamma_l in (admissible, admissible / 4, *d.gamma_l):
             gt = gamma_l * gamma_g * d.K
             x_fp = drift_fixed_point(d.inner, d.outer, d.eta, gamma_l, d.K)
@@ -141,16 +145,6 @@ def drift_floor(ctx: Context) -> Evidence:
             if gamma_l > admissible:
                 outside[f"gamma_g={gamma_g:g}, gamma_l={gamma_l:g}"] = (gaps / floor).tolist()
                 continue
-            measured += gaps.tolist()
-            bound += [floor, floor]
-            grid["gamma_g"] += [gamma_g] * 2
-            grid["gamma_l"] += [gamma_l] * 2
-            grid["output"] += ["printed", "theta_avg"]
-    return Evidence(
-        np.array(measured),
-        np.array(bound),
-        "<=",
-        rtol=RTOL,
-        grid=grid,
-        witness={"gap_over_floor_outside_condition": outside},
-    )
+            for gap, output in zip(gaps.tolist(), ("printed", "theta_avg"), strict=True):
+                points.add(gap, floor, gamma_g=gamma_g, gamma_l=gamma_l, output=output)
+    return points.evidence("<=", rtol=ROUNDING, witness={"gap_over_floor_outside_condition": outside})

@@ -1,14 +1,14 @@
 """Section 5.1 of the StR-FedAvg paper: the scale-down of Experiment 1 (Figure 1, figure ``k-effect``), the
-effect of the number of local steps ``K`` at equal communication, and sparse solution selection (spec 5, V16).
+effect of the number of local steps ``K`` at equal communication, and sparse solution selection.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
 :mod:`.sec_5_instance` (its docstring describes them).
 
 * Exp. 1 (``fig-1:*``, figure ``k-effect``): outer ``f = M^mu_l1`` (Huber, ``mu = 0.05``), ``Gamma = 10``,
   ``gamma_g = sqrt(10)``, full participation, ``xbar^0 = 0``, ``K in {1, 5, 10, 20}``, ``R = 2000`` rounds (quick
-  profile: ``R = 400``, the schedule evaluated at that ``R``). Step rules: (a) ``printed`` (line 654)
-  ``gamma_l = 1/(R + Gamma)^{1/2}``, ``eta = 1/(R + Gamma)^{1/4}``; (b) ``algorithm`` (Algorithm 1's convex rule,
-  line 60, with ``R + Gamma``) ``gamma_l = 1/(gamma_g K (R + Gamma)^{1/2})``, same ``eta``. Deterministic runs (exact
+  profile: ``R = 400``, the schedule evaluated at that ``R``). Step rules: (a) ``printed`` (Sect. 5.1)
+  ``gamma_l = 1/(R + Gamma)^{1/2}``, ``eta = 1/(R + Gamma)^{1/4}``; (b) ``algorithm`` (Algorithm 1's convex rule
+  with ``R + Gamma``) ``gamma_l = 1/(gamma_g K (R + Gamma)^{1/2})``, same ``eta``. Deterministic runs (exact
   gradients: a run is its own expectation) and the stochastic one-row variant (each local step of each client uses
   one uniformly drawn row of its block, unbiased, 10 independent replicas per configuration, Bonferroni 99%
   intervals). Every round communicates ``2 n N`` floats whatever ``K``, so equal rounds are equal communication.
@@ -18,16 +18,13 @@ Instance (the Exp. 1 scale-down, used by both experiments), its certified refere
   ``eta/mu`` dominates, so the instance is kept and unstable configurations are reported as such.
 * Sparse selection (``fig-1:sparse-selection``): the Exp. 1 final models projected onto ``X*_h`` against the
   basis-pursuit optimum and the minimum-norm point ``U^+ v`` (where unregularized FedAvg from 0 converges).
-
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: abstract at line 10, Algorithm 1 at 57-74, Sect. 5.1 at
-644-659 (problem (15) at 648, step rules at 654, results at 656).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +32,9 @@ from fedtheory.algorithms.bilevel import round_map_radius, run
 from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems import FederatedQuadratic
 
 from .sec_5_instance import (
@@ -46,7 +46,6 @@ from .sec_5_instance import (
     N_CLIENTS,
     N_ROWS,
     PAPER,
-    RTOL,
     RULE_NAMES,
     RULES,
     SEEDS,
@@ -57,8 +56,8 @@ from .sec_5_instance import (
 )
 
 
-def _rounds(ctx: Context) -> int:
-    """``R``: 2000 (spec 5), 400 in the quick profile."""
+def _rounds(ctx: Context | Family) -> int:
+    """``R``: 2000 (the Exp. 1 scale-down), 400 in the quick profile."""
     return 400 if ctx.quick else 2000
 
 
@@ -94,11 +93,12 @@ def _metrics(e: Exp, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return f, e.h.inner_gap(xs), np.abs(f - previous)
 
 
-@cache
-def _exp1(R: int, stochastic: bool) -> dict[tuple[str, int], _Run]:
-    """Every (rule, K) configuration of Exp. 1 with ``R`` rounds (deterministic, or the one-row variant with
-    ``SEEDS`` replicas)."""
-    e = exp_instance()
+@family(f"{PAPER}/exp-1-runs")
+def _exp1(fam: Family, stochastic: bool) -> dict[tuple[str, int], _Run]:
+    """Every (rule, K) configuration of Exp. 1 with ``R`` rounds (:func:`_rounds`; deterministic, or the one-row
+    variant with ``SEEDS`` replicas)."""
+    R = _rounds(fam)
+    e = exp_instance(fam.profile)
     out = {}
     for rule in RULES:
         for K in KS:
@@ -134,35 +134,34 @@ def _config_witness(runs: dict, rule: str) -> dict:
 
 
 def _k_effect_det(ctx: Context, rule: str) -> Evidence:
-    e, R = exp_instance(), _rounds(ctx)
-    runs = _exp1(R, False)
+    e, R = exp_instance(ctx), _rounds(ctx)
+    runs = _exp1(ctx, False)
     fH = e.ref_huber.f_star
     metrics = {
         "h(xbar_r) - h*": lambda run_: run_.h_gap[:, 0],
         "|f(xbar_r) - f_H*|": lambda run_: np.abs(run_.f[:, 0] - fH),
         "|f(xbar_r) - f(xbar_{r-1})|": lambda run_: run_.df[:, 0],
     }
-    measured, bound, g_metric, g_r, g_pair = [], [], [], [], []
+    points = Points()
     for name, get in metrics.items():
         for r in _checkpoints(R):
             for K_small, K_large in pairwise(KS):
-                measured.append(get(runs[rule, K_large])[r])
-                bound.append(get(runs[rule, K_small])[r])
-                g_metric.append(name)
-                g_r.append(r)
-                g_pair.append(f"K={K_large} vs K={K_small}")
+                points.add(
+                    get(runs[rule, K_large])[r],
+                    get(runs[rule, K_small])[r],
+                    metric=name,
+                    **{"round r": r},
+                    pair=f"K={K_large} vs K={K_small}",
+                )
     final = {
         f"K={K}": {name: float(get(runs[rule, K])[R]) for name, get in metrics.items()}
         | {"f": float(runs[rule, K].f[R, 0])}
         for K in KS
     }
-    return Evidence(
-        measured=np.array(measured),
-        bound=np.array(bound),
-        relation="<=",
-        rtol=RTOL,
-        atol=1e-12,
-        grid={"metric": g_metric, "round r": g_r, "pair": g_pair},
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
+        atol=1e-12,  # the metrics that reach rounding level (the inner gap, |f(xbar_r) - f(xbar_{r-1})|)
         witness=instance_witness(e)
         | {
             "rule": RULE_NAMES[rule],
@@ -186,50 +185,54 @@ _K_STATEMENT = (
 
 @claim(
     f"{PAPER}/fig-1:printed-rule",
-    source="Sect. 5.1, lines 654-656 (Figure 1)",
+    source="Sect. 5.1, the step rules and the results paragraph (Figure 1)",
     statement=_K_STATEMENT + " Step rule (a): gamma_l = 1/(R + Gamma)^{1/2}, eta = 1/(R + Gamma)^{1/4}, "
     "gamma_g = sqrt(N) as printed.",
     expect="fails",
     figure="k-effect",
 )
 def k_effect_printed(ctx: Context) -> Evidence:
-    _k_effect_figure(ctx, _rounds(ctx))
+    """Deterministic Exp. 1 runs with the printed step rule on the scale-down of :mod:`.sec_5_instance`: the metrics
+    of each larger K against those of the next smaller K at equal rounds; the outer error is measured from the
+    certified Huber bilevel optimum (Clarabel)."""
+    ctx.draw(_paint_k_effect, exp_instance(ctx), _exp1(ctx, False), _rounds(ctx))
     return _k_effect_det(ctx, "printed")
 
 
 @claim(
     f"{PAPER}/fig-1:algorithm-rule",
-    source="Sect. 5.1, lines 654-656 (Figure 1); Algorithm 1, line 60",
+    source="Sect. 5.1, the step rules and the results paragraph (Figure 1); Algorithm 1 (its convex step-size rule)",
     statement=_K_STATEMENT + " Step rule (b): Algorithm 1's convex rule gamma_l = 1/(gamma_g K (R + Gamma)^{1/2}), "
     "eta = 1/(R + Gamma)^{1/4}.",
     expect="fails",
 )
 def k_effect_algorithm(ctx: Context) -> Evidence:
+    """As fig-1:printed-rule with Algorithm 1's convex step rule: deterministic Exp. 1 runs, each larger K against
+    the next smaller K at equal rounds, outer error from the certified Huber bilevel optimum (Clarabel)."""
     return _k_effect_det(ctx, "algorithm")
 
 
 def _k_effect_stochastic(ctx: Context, rule: str) -> Evidence:
-    e, R = exp_instance(), _rounds(ctx)
-    runs = _exp1(R, True)
+    e, R = exp_instance(ctx), _rounds(ctx)
+    runs = _exp1(ctx, True)
     fH = e.ref_huber.f_star
     metrics = {
         "h(xbar_R) - h*": lambda run_: run_.h_gap[R],
         "|f(xbar_R) - f_H*|": lambda run_: np.abs(run_.f[R] - fH),
     }
-    diffs, g_metric, g_pair = [], [], []
+    diffs, labels = [], []
     for name, get in metrics.items():
         for K_small, K_large in pairwise(KS):
             diffs.append(get(runs[rule, K_large]) - get(runs[rule, K_small]))
-            g_metric.append(name)
-            g_pair.append(f"K={K_large} minus K={K_small}")
+            labels.append((name, f"K={K_large} minus K={K_small}"))
     est = mc_mean(np.array(diffs), axis=1, confidence=0.99, family_size=len(diffs))
+    points = Points()
+    for (name, pair), mean, lo, hi in zip(labels, est.mean, est.lo, est.hi, strict=True):
+        points.add(mean, interval=(lo, hi), metric=name, pair=pair)
     means = {f"K={K}": {name: float(np.mean(get(runs[rule, K]))) for name, get in metrics.items()} for K in KS}
-    return Evidence(
-        measured=est.mean,
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        interval=(est.lo, est.hi),
-        grid={"metric": g_metric, "pair": g_pair},
         witness=instance_witness(e)
         | {
             "rule": RULE_NAMES[rule],
@@ -253,30 +256,30 @@ _S_STATEMENT = (
 
 @claim(
     f"{PAPER}/fig-1:printed-rule-stochastic",
-    source="Sect. 5.1, lines 654-656 (Figure 1)",
+    source="Sect. 5.1, the step rules and the results paragraph (Figure 1)",
     statement=_S_STATEMENT + " Step rule (a) as printed.",
     expect="fails",
 )
 def k_effect_printed_stochastic(ctx: Context) -> Evidence:
+    """One-row stochastic Exp. 1 runs with the printed step rule (10 replicas per K): the difference of each larger
+    K's metrics from the next smaller K's at r = R, by Monte Carlo with Bonferroni 99% confidence intervals."""
     return _k_effect_stochastic(ctx, "printed")
 
 
 @claim(
     f"{PAPER}/fig-1:algorithm-rule-stochastic",
-    source="Sect. 5.1, lines 654-656 (Figure 1); Algorithm 1, line 60",
+    source="Sect. 5.1, the step rules and the results paragraph (Figure 1); Algorithm 1 (its convex step-size rule)",
     statement=_S_STATEMENT + " Step rule (b), Algorithm 1's convex rule.",
     expect="fails",
     expect_full="inconclusive",
 )
 def k_effect_algorithm_stochastic(ctx: Context) -> Evidence:
+    """As fig-1:printed-rule-stochastic with Algorithm 1's convex step rule: Monte Carlo over 10 replicas per K with
+    Bonferroni 99% confidence intervals."""
     return _k_effect_stochastic(ctx, "algorithm")
 
 
-def _k_effect_figure(ctx: Context, R: int) -> None:
-    path = ctx.figure_path("k-effect")
-    if path is None:
-        return
-    e, runs = exp_instance(), _exp1(R, False)
+def _paint_k_effect(path: Path, e: Exp, runs: dict, R: int) -> None:
     fig, axes = plotting.figure(2, 3, width=3.3, height=2.5)
     r = np.arange(R + 1)
     for row, rule in enumerate(RULES):
@@ -307,7 +310,7 @@ def _top(x: np.ndarray, k: int) -> set[int]:
 
 @claim(
     f"{PAPER}/fig-1:sparse-selection",
-    source="abstract, line 10 ('effective sparse solution selection'); Sect. 5.1, line 648 (problem (15))",
+    source="abstract ('effective sparse solution selection'); Sect. 5.1, problem (15)",
     statement="Exp. 1 scale-down, deterministic runs (R = 2000, quick 400), both step rules, K in {1, 5, 10, 20}: "
     "the final server model, projected onto X*_h (exact affine projection), is a sparser feasible point than the "
     "solution unregularized FedAvg from 0 selects (the minimum-norm point U^+ v): "
@@ -321,20 +324,20 @@ def _top(x: np.ndarray, k: int) -> set[int]:
     expect_full="holds",
 )
 def sparse_selection(ctx: Context) -> Evidence:
-    e, R = exp_instance(), _rounds(ctx)
-    runs = _exp1(R, False)
+    """The final models of the deterministic Exp. 1 runs, projected exactly onto X*_h, against the minimum-norm
+    solution U^+ v in l1 excess over the certified basis-pursuit optimum (Clarabel)."""
+    e, R = exp_instance(ctx), _rounds(ctx)
+    runs = _exp1(ctx, False)
     sol = e.h.solution_set
     f1 = e.ref_l1.f_star
     min_norm_gap = float(np.sum(np.abs(sol.particular)) - f1)
     true_support = set(np.flatnonzero(e.inst.x_true).tolist())
     bp_top = _top(e.ref_l1.x_star, 5)
-    measured, g_rule, g_K, support = [], [], [], {}
+    points, support = Points(), {}
     for rule in RULES:
         for K in KS:
             x = runs[rule, K].x_final[0]
-            measured.append(float(np.sum(np.abs(sol.project(x))) - f1))
-            g_rule.append(rule)
-            g_K.append(K)
+            points.add(float(np.sum(np.abs(sol.project(x))) - f1), rule=rule, K=K)
             support[f"{rule}, K={K}"] = {
                 "top-5 of |xbar_R| in supp(x_true)": len(_top(x, 5) & true_support),
                 "top-5 of |xbar_R| in top-5 of x_BP": len(_top(x, 5) & bp_top),
@@ -342,11 +345,9 @@ def sparse_selection(ctx: Context) -> Evidence:
                 "coordinates in the Huber quadratic zone |x_j| < mu": int(np.sum(np.abs(x) < MU_HUBER)),
                 "||xbar_R||_1 - f_l1*": float(np.sum(np.abs(x)) - f1),
             }
-    return Evidence(
-        measured=np.array(measured),
-        bound=min_norm_gap - RTOL * max(1.0, min_norm_gap),
-        relation="<=",
-        grid={"rule": g_rule, "K": g_K},
+    return points.evidence(
+        "<=",
+        bound=min_norm_gap - ROUNDING * max(1.0, min_norm_gap),
         witness=instance_witness(e)
         | {
             "R": R,

@@ -1,5 +1,5 @@
 """Section 5.2 of the StR-FedAvg paper: the scale-down of Experiment 2 (Figure 2, figure ``fig-2``), IPIR-FedAvg
-with the log-sum-penalty envelope and the effect of the number of local steps ``K`` (spec 5, V17).
+with the log-sum-penalty envelope and the effect of the number of local steps ``K``.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
 :mod:`.sec_5_instance` (its docstring describes them).
@@ -11,24 +11,23 @@ Instance (the Exp. 1 scale-down, used by both experiments), its certified refere
   ``eta_t = 2 ln R_t/R_t^{5/12}``), ``gamma_g = sqrt(10)`` (not printed for Exp. 2; Sect. 5.1's value), inner start
   ``warm_y`` (``xbar^0 = y^t``), inner output ``theta_avg``, ``y^0 = 0``, exact gradients; reference: the same outer
   loop with the exact projection.
-
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: Algorithm 2 at lines 92-97, Sect. 5.2 at 661-676 (LSP at
-663, envelope at 665, prox at 667, problem (16) at 671, results at 673).
 """
 
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 
 from .sec_5_instance import (
     KS,
     PAPER,
-    RTOL,
     T0,
     exp2,
     exp_instance,
@@ -41,7 +40,7 @@ from .sec_5_instance import (
 
 @claim(
     f"{PAPER}/fig-2",
-    source="Sect. 5.2, line 673 (Figure 2)",
+    source="Sect. 5.2, the results paragraph (Figure 2)",
     statement="Exp. 2 scale-down (module docstring: IPIR-FedAvg on (16), M^mu_LSP with eps = 0.5, mu = 0.2, "
     "lambda = 0.1, gamma = 3 lambda/(4 (L_f lambda + 2)) with L_f = 20, T = 60 (quick 30), t0 = 2, warm_y inner "
     "start, theta_avg inner output, exact gradients). 'Improvement of both outer and inner-level problems with "
@@ -53,15 +52,20 @@ from .sec_5_instance import (
     figure="fig-2",
 )
 def ipir_k_effect(ctx: Context) -> Evidence:
+    """The Exp. 2 IPIR-FedAvg runs of :mod:`.sec_5_instance` for every K: the outer value and the inner gap at
+    t = T of each larger K against those of the next smaller K; the exact-projection loop is the reference in the
+    witness."""
     T = outer_iterations(ctx)
-    runs = exp2(T)
-    measured, bound, g_metric, g_pair = [], [], [], []
+    runs = exp2(ctx)
+    points = Points()
     for name, key in (("M^mu_LSP(y^T)", "value"), ("h(y^T) - h*", "h_gap")):
         for K_small, K_large in pairwise(KS):
-            measured.append(getattr(runs[K_large], key)[T])
-            bound.append(getattr(runs[K_small], key)[T])
-            g_metric.append(name)
-            g_pair.append(f"K={K_large} vs K={K_small}")
+            points.add(
+                getattr(runs[K_large], key)[T],
+                getattr(runs[K_small], key)[T],
+                metric=name,
+                pair=f"K={K_large} vs K={K_small}",
+            )
     final = {
         str(K if K == "exact" else f"K={K}"): {
             key: float(getattr(runs[K], key)[T])
@@ -69,14 +73,11 @@ def ipir_k_effect(ctx: Context) -> Evidence:
         }
         for K in (*KS, "exact")
     }
-    _ipir_figure(ctx, T, runs)
-    return Evidence(
-        measured=np.array(measured),
-        bound=np.array(bound),
-        relation="<=",
-        rtol=RTOL,
-        grid={"metric": g_metric, "pair": g_pair},
-        witness=instance_witness(exp_instance())
+    ctx.draw(_paint_ipir, T, runs)
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
+        witness=instance_witness(exp_instance(ctx))
         | {
             "T": T,
             "t0": T0,
@@ -88,10 +89,7 @@ def ipir_k_effect(ctx: Context) -> Evidence:
     )
 
 
-def _ipir_figure(ctx: Context, T: int, runs: dict) -> None:
-    path = ctx.figure_path("fig-2")
-    if path is None:
-        return
+def _paint_ipir(path: Path, T: int, runs: dict) -> None:
     fig, axes = plotting.figure(1, 3, width=3.3, height=2.6)
     t = np.arange(T + 1)
     for K in (*KS, "exact"):

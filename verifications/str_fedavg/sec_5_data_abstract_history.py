@@ -1,11 +1,9 @@
 """Document-level claims of the StR-FedAvg paper on transcribed printed text and counts: the data description of
 Sect. 5.1, the datasets named in the abstract, and the sample history of Algorithm 2 (Sect. 4.2) counted in the
-simulator (spec 5, V20).
+simulator.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
 :mod:`.sec_5_instance` (its docstring describes them).
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: abstract at line 10, Algorithm 1 at 57-74, history of
-Algorithm 2 at 534, Sect. 5.1 data at 650, Sect. 5.2 at 661-676 (problem (16) at 671, results at 673).
 """
 
 from __future__ import annotations
@@ -22,6 +20,8 @@ from .sec_5_instance import DIM, GAMMA_G, LAMBDA, N_ROWS, PAPER, T0, exp_instanc
 # --------------------------------------------------------------------------------------------------
 FEATURES, OBSERVATIONS, TRAIN_FRACTION = 730, 1068, (1, 2)
 
+# the transcribed passages are keyed by their line in our text of the paper, as the witness of abstract:experiments
+# names them
 ABSTRACT_LINE = 10
 ABSTRACT_EXPERIMENTS = (
     "Numerical experiments on EMNIST and CIFAR-10 demonstrate effective sparse solution selection and highlight "
@@ -42,7 +42,7 @@ ABSTRACT_DATASETS = ("EMNIST", "CIFAR-10")
 
 @claim(
     f"{PAPER}/sec-5.1:data",
-    source="Sect. 5.1, line 650",
+    source="Sect. 5.1, the data paragraph",
     statement="Arithmetic on the printed counts: 730 features, 1068 observations, 50% training split, N = 10 agents. "
     "The inner problem (15) on the training rows is over-parameterised (more features than training rows, so for a "
     "full-row-rank design X*_h is an affine set of dimension >= 730 - 534 = 196): measured the number of training "
@@ -50,6 +50,8 @@ ABSTRACT_DATASETS = ("EMNIST", "CIFAR-10")
     expect="holds",
 )
 def data_counts(ctx: Context) -> Evidence:
+    """Exact arithmetic (Fractions) on the printed counts of the data paragraph: training rows against
+    features."""
     from fractions import Fraction
 
     train = Fraction(OBSERVATIONS) * Fraction(*TRAIN_FRACTION)
@@ -69,15 +71,17 @@ def data_counts(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/abstract:experiments",
-    source="abstract, line 10; Sect. 5, lines 650, 671, 673",
+    source="abstract; Sect. 5.1, the data paragraph; Sect. 5.2, problem (16) and the results paragraph",
     statement="Document consistency: every dataset the abstract names for the numerical experiments ('EMNIST and "
-    "CIFAR-10', line 10) is named in Section 5, whose experiments (Sects. 5.1 and 5.2) both use 'Wiki Math "
-    "Essential dataset [25]' (line 650; Sect. 5.2 uses 'the same' problem data, (16) at line 671). Measured: the "
+    "CIFAR-10') is named in Section 5, whose experiments (Sects. 5.1 and 5.2) both use 'Wiki Math "
+    "Essential dataset [25]' (Sect. 5.2 uses 'the same' problem data, (16)). Measured: the "
     "number of abstract datasets found in the transcribed Section 5 text (witness), bound: the number named in the "
     "abstract, relation ==.",
     expect="fails",
 )
 def abstract_experiments(ctx: Context) -> Evidence:
+    """The transcribed abstract sentence and Section 5 passages: the abstract's datasets found in Section 5 (a
+    case-insensitive text search) against the number the abstract names."""
     text = " ".join(SECTION_5.values())
     found = [d for d in ABSTRACT_DATASETS if d.lower() in text.lower()]
     return Evidence(
@@ -108,7 +112,7 @@ class _RowCounter:
 
 @claim(
     f"{PAPER}/sec-4.2:history",
-    source="Sect. 4.2, line 534 (history of Algorithm 2); Algorithm 1, lines 63-69",
+    source="Sect. 4.2 (history of Algorithm 2); Algorithm 1 (the sampling of zeta_{i,k-1}^r)",
     statement="The printed history F_t = F_{t-1} cup (cup_i {zeta_{i,0}^{t-1}, zeta_{i,0}^{t-1}, ..., "
     "zeta_{i,K R_{t-1}}^{t-1}}) lists K R_{t-1} + 1 samples per client for the inner call at outer iteration t-1 "
     "(indices 0..K R_{t-1}, zeta_{i,0} written twice). Algorithm 1 draws zeta_{i,k-1}^r for r = 1..R_{t-1}, "
@@ -117,7 +121,9 @@ class _RowCounter:
     expect="fails",
 )
 def history(ctx: Context) -> Evidence:
-    e, f = exp_instance(), lsp_outer()
+    """IPIR-FedAvg with a counting one-row oracle on the Exp. 1 scale-down of :mod:`.sec_5_instance` (T = 6, t0 = 2,
+    K = 3): the draws per client in each inner call against the count the printed history lists."""
+    e, f = exp_instance(ctx), lsp_outer()
     K, T = 3, 6
     counter = _RowCounter(e.h)
     marks = [counter.draws.copy()]

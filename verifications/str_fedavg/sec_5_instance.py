@@ -1,19 +1,14 @@
 """Section 5 of the StR-FedAvg paper: the scale-down instance of Experiments 1 and 2, its certified references and
 the Exp. 2 (IPIR-FedAvg) runs, shared by the claim modules :mod:`.sec_5_1_experiment_1`,
 :mod:`.sec_5_2_experiment_2`, :mod:`.sec_5_smoothings`, :mod:`.sec_5_data_abstract_history` and
-:mod:`.alg_1_2_communication` (no claims here; spec 2.3, 3.6, 5 and section 6 V16, V17, V20).
+:mod:`.alg_1_2_communication` (no claims here).
 
-Paper text ``shared/seeds/003_511a8e816d499631.txt``: abstract at line 10, Algorithm 1 at 57-74, Algorithm 2 at
-92-97, history of Algorithm 2 at 534, Sect. 5.1 at 644-659 (problem (15) at 648, data at 650, Huber envelope at 652,
-step rules at 654, results at 656), Sect. 5.2 at 661-676 (LSP at 663, envelope at 665, prox at 667, problem (16) at
-671, results at 673).
-
-Instance (spec 5, Exp. 1 scale-down; the Wiki Math Essential data need a download): ``heterogeneous_regression``
-with ``n = 100`` features, ``m = 73`` rows (the printed 534/730 ratio), ``N = 10`` clients of 7-8 rows, rows
-``N(0, D_i^2/n)`` with ``D_i = diag(exp(0.5 z_i))``, scaled so that ``lambda_max(U'U/N) <= 1`` and
-``max_i L_{h_i} <= 5``, ``x_true`` 5-sparse, ``v = U x_true + 0.1 N(0, I)`` (consistent: ``h* = 0``), seeded from
-the id ``str-fedavg/instance:exp1-scale-down``. Client losses as printed in (15): ``h_i = 1/2 ||U_i y - v_i||^2``,
-``h = (1/N) sum h_i``.
+Instance (our stand-in recipe, the Exp. 1 scale-down; the Wiki Math Essential data need a download):
+``heterogeneous_regression`` with ``n = 100`` features, ``m = 73`` rows (the printed 534/730 ratio), ``N = 10``
+clients of 7-8 rows, rows ``N(0, D_i^2/n)`` with ``D_i = diag(exp(0.5 z_i))``, scaled so that
+``lambda_max(U'U/N) <= 1`` and ``max_i L_{h_i} <= 5``, ``x_true`` 5-sparse, ``v = U x_true + 0.1 N(0, I)``
+(consistent: ``h* = 0``), seeded from the name of its family ``str-fedavg/instance:exp1-scale-down``. Client losses
+as printed in (15): ``h_i = 1/2 ||U_i y - v_i||^2``, ``h = (1/N) sum h_i``.
 
 * References: ``f_H* = min_{X*_h} M^mu_l1`` and the basis-pursuit optimum ``min_{X*_h} ||x||_1`` by Clarabel with
   duality-gap certificates (``bilevel_optimum``), ``X*_h = U^+ v + null(U)`` exact.
@@ -30,18 +25,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms.bilevel import StRParams, ipir_run
-from fedtheory.harness.claims import Context, seed_for
+from fedtheory.harness.claims import Context
+from fedtheory.harness.family import Family, family
 from fedtheory.problems.bilevel import HuberL1, LSPEnvelope, bilevel_optimum, heterogeneous_regression
 
 REGISTERS_CLAIMS = False  # shared instance and runs; the claims are in the sibling modules named above
 
 PAPER = "str-fedavg"
-RTOL = 1e-9
 
 N_CLIENTS, N_ROWS, DIM = 10, 73, 100
 MU_HUBER = 0.05
@@ -54,8 +48,8 @@ SEEDS = 10
 LSP_EPS, LSP_MU, LAMBDA, T0 = 0.5, 0.2, 0.1, 2
 
 
-def outer_iterations(ctx: Context) -> int:
-    """``T``: 60 (spec 5), 30 in the quick profile."""
+def outer_iterations(ctx: Context | Family) -> int:
+    """``T``: 60 (the Exp. 2 scale-down), 30 in the quick profile."""
     return 30 if ctx.quick else 60
 
 
@@ -76,9 +70,10 @@ class Exp:
         return self.inst.inner
 
 
-@cache
-def exp_instance() -> Exp:
-    rng = np.random.default_rng(seed_for(f"{PAPER}/instance:exp1-scale-down"))
+@family(f"{PAPER}/instance:exp1-scale-down")
+def exp_instance(fam: Family) -> Exp:
+    """The Exp. 1 scale-down and its certified references (the same in both profiles)."""
+    rng = fam.rng()
     inst = heterogeneous_regression(rng, DIM, N_ROWS, N_CLIENTS)
     huber = HuberL1(MU_HUBER, dim=DIM)
     return Exp(inst, huber, bilevel_optimum(inst.inner, huber), bilevel_optimum(inst.inner, "l1"))
@@ -149,10 +144,12 @@ def _ipir_metrics(e: Exp, f: LSPEnvelope, ys: np.ndarray) -> dict:
     }
 
 
-@cache
-def exp2(T: int) -> dict:
-    """IPIR-FedAvg runs for every K and the exact-projection reference loop."""
-    e, f = exp_instance(), lsp_outer()
+@family(f"{PAPER}/exp-2-runs")
+def exp2(fam: Family) -> dict:
+    """IPIR-FedAvg runs of ``T`` outer iterations (:func:`outer_iterations`) for every K and the exact-projection
+    reference loop."""
+    T = outer_iterations(fam)
+    e, f = exp_instance(fam.profile), lsp_outer()
     gamma = outer_step(f)
     out = {}
     for K in KS:
