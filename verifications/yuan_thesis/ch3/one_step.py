@@ -5,21 +5,19 @@ For a quadratic with additive Gaussian noise of covariance C the expectations ar
 variance, sigma^2 = tr C). For one-sample l2-logistic regression they are exact finite averages over the n samples
 (clients draw independently: E||avg||^2 = ||avg E||^2 + (1/M^2) sum_m Var_m); sigma^2 there is a certified uniform
 bound, mean_i ||a_i||^2 (the l2 term cancels and |sigmoid| <= 1). Hyperparameters are drawn as printed: alpha,
-beta >= 1, eta <= 1/L, gamma > 0 (the propositions restrict nothing else).
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Proposition 3.12 at line 1021, Proposition 3.13 at 1033,
-Claim 3.14 at 1127, Lemma 3.23's proof in appendix B.1.2 (line 3391).
+beta >= 1, eta <= 1/L, gamma > 0 (the propositions restrict nothing else). Lemma 3.23's proof is in Appendix
+B.1.2.
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 import sympy as sp
 from scipy.special import expit
 
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 
@@ -87,9 +85,10 @@ class LogisticCase:
         return self.gap(md[:, None, :] - eta * g).mean(axis=1)
 
 
-@cache
-def one_step_problems():
-    rng = np.random.default_rng(seed_for(f"{PAPER}/one-step"))
+@family(f"{PAPER}/one-step")
+def one_step_problems(fam: Family):
+    """The quadratic and the logistic instance of the one-step checks (one draw, the same in both profiles)."""
+    rng = fam.rng()
     return QuadraticCase(rng), LogisticCase(rng)
 
 
@@ -109,8 +108,8 @@ def one_step_draws(ctx: Context, prob):
 
 
 def _check(ctx: Context, which: str) -> Evidence:
-    measured, bound, grid = [], [], {"problem": [], "M": []}
-    for prob in one_step_problems():
+    points = Points()
+    for prob in one_step_problems(ctx):
         for M, x, x_ag, a, b, eta, gamma in one_step_draws(ctx, prob):
             md = b * x + (1 - b) * x_ag
             g = prob.grad(md)  # (M, d)
@@ -131,10 +130,7 @@ def _check(ctx: Context, which: str) -> Evidence:
                     - 2 * gamma * inner
                     + 2 * gamma * prob.L * spread.mean()
                 )
-                measured.append(lhs)
-                bound.append(rhs)
-                grid["problem"].append(prob.name)
-                grid["M"].append(M)
+                points.add(lhs, rhs, problem=prob.name, M=M)
                 continue
             after = prob.expected_gap_after(md, eta)  # (M,)
             before = prob.gap(x_ag)
@@ -149,10 +145,7 @@ def _check(ctx: Context, which: str) -> Evidence:
                         - 0.5 * prob.mu * a * float(np.sum((md[m] - prob.x_star) ** 2))
                         + a * inner[m]
                     )
-                    measured.append(float(after[m]))
-                    bound.append(rhs)
-                    grid["problem"].append(prob.name)
-                    grid["M"].append(M)
+                    points.add(float(after[m]), rhs, problem=prob.name, M=M)
             else:
                 rhs = (
                     (1 - a) * float(before.mean())
@@ -161,28 +154,25 @@ def _check(ctx: Context, which: str) -> Evidence:
                     + a * float(inner.mean())
                     - 0.5 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2))
                 )
-                measured.append(float(after.mean()))
-                bound.append(rhs)
-                grid["problem"].append(prob.name)
-                grid["M"].append(M)
-    measured, bound = np.array(measured), np.array(bound)
+                points.add(float(after.mean()), rhs, problem=prob.name, M=M)
+    measured, bound = np.array(points.measured), np.array(points.bound)
     scale = np.abs(measured) + np.abs(bound) + 1e-300
     return Evidence(
         measured=measured / scale,
         bound=bound / scale,
         relation="<=",
-        atol=1e-10,
-        grid=grid,
+        atol=1e-10,  # float64 rounding of LHS and RHS, both divided by |LHS| + |RHS|
+        grid=points.grid,
         witness={
             "measured": "LHS and RHS divided by |LHS| + |RHS| (rounding tolerance 1e-10 relative)",
-            "sigma^2": {p.name: p.sigma2 for p in one_step_problems()},
+            "sigma^2": {p.name: p.sigma2 for p in one_step_problems(ctx)},
         },
     )
 
 
 @claim(
     f"{PAPER}/prop-3.12",
-    source="Proposition 3.12, line 1021",
+    source="Proposition 3.12",
     statement="For alpha, beta >= 1 and eta <= 1/L, at any client states: E||xbar+ - x*||^2 <= (1 - 1/alpha)||xbar - "
     "x*||^2 + (1/alpha)||xbar_md - x*||^2 + gamma^2 ||avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M - 2 gamma avg <grad "
     "F(x_md,m), (1 - c) x_m + c x_ag,m - x*> + 2 gamma L avg ||xbar_md - x_md,m|| ||(1 - c)(xbar - x_m) + c(xbar_ag - "
@@ -190,42 +180,51 @@ def _check(ctx: Context, which: str) -> Evidence:
     expect="holds",
 )
 def prop_312(ctx: Context) -> Evidence:
+    """A 4-d quadratic with additive Gaussian noise and a one-sample l2-logistic regression, at random client states
+    and hyperparameters (alpha, beta >= 1, eta <= 1/L); the expectation is exact (noise variance, finite average over
+    the samples). Both sides are divided by |LHS| + |RHS|."""
     return _check(ctx, "3.12")
 
 
 @claim(
     f"{PAPER}/prop-3.13",
-    source="Proposition 3.13, line 1033",
+    source="Proposition 3.13",
     statement="E[avg_m F(x_ag,m+) - F*] <= (1 - 1/alpha)(avg_m F(x_ag,m) - F*) - (eta/2)||avg grad F(x_md,m)||^2 + "
     "eta^2 L sigma^2/2 + (1/alpha) avg <grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) x_ag,m - x*> - "
     "(mu/(2 alpha))||xbar_md - x*||^2.",
     expect="holds",
 )
 def prop_313(ctx: Context) -> Evidence:
+    """The instances and random states of prop-3.12; the expected averaged gap after one step is exact (closed form
+    for the quadratic, finite average over the samples for the logistic case), both sides divided by |LHS| + |RHS|."""
     return _check(ctx, "3.13")
 
 
 @claim(
     f"{PAPER}/claim-3.14",
-    source="Claim 3.14, line 1127",
+    source="Claim 3.14",
     statement="Per client: E[F(x_ag,m+) - F*] <= (1 - 1/alpha)(F(x_ag,m) - F*) - (eta/2)||grad F(x_md,m)||^2 + eta^2 L "
     "sigma^2/2 - (mu/(2 alpha))||x_md,m - x*||^2 + (1/alpha)<grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) "
     "x_ag,m - x*>.",
     expect="holds",
 )
 def claim_314(ctx: Context) -> Evidence:
+    """The instances and random states of prop-3.12, one entry per client: the exact expected gap after one step
+    against the printed right-hand side, both divided by |LHS| + |RHS|."""
     return _check(ctx, "3.14")
 
 
 @claim(
     f"{PAPER}/lem-3.23:identities",
-    source="proof of Lemma 3.23, (B.11)-(B.14), appendix B.1.2",
+    source="proof of Lemma 3.23, (B.11)-(B.14), Appendix B.1.2",
     statement="With alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1): 2 alpha/beta = 1 - (1 - 1/beta)/"
     "alpha; 1 - 2 alpha/beta = (1 - 1/beta)/alpha; (1/2)/alpha - (1/3) gamma mu (1 + (1/2)/alpha) = 0; eta/2 + (1/6) "
     "gamma^2 mu (1 + 2 alpha) = (eta + gamma)/2; 1/alpha = 2 gamma mu/(3 - gamma mu).",
     expect="holds",
 )
 def lem_323_identities(ctx: Context) -> Evidence:
+    """The five identities with gamma, mu, eta symbolic and alpha, beta as printed, each difference reduced exactly by
+    sympy."""
     g, m, e = sp.symbols("gamma mu eta", positive=True)
     alpha = 3 / (2 * g * m) - sp.Rational(1, 2)
     beta = (2 * alpha**2 - 1) / (alpha - 1)

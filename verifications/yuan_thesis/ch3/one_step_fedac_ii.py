@@ -22,17 +22,11 @@ pairs (m1, m2) of ||X^-1 [Delta_ag; Delta]||^p (p = 2 or 4); that is what is che
 form). The literal "any pair" reading is false at fixed states for M >= 3 (two equal clients and a third one);
 each witness reports how often the min over pairs falls below the left side. M = 1 has no pair and a zero left
 side, so these claims use M in {2, 4}.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; (3.30)-(3.31) at lines 1453-1455, Proposition 3.18 at 1207,
-Claim 3.20 at 1322 (proof at 1340), Propositions B.4 and B.5 at 3395 and 3404 (proofs at 3469-3557), Proposition
-B.9 at 3604, the proof of Lemma 3.24 at 3612-3624, Claim B.10 at 3740, Proposition B.17 at 3875, the proof of
-Lemma B.14 at 3893-3901, Proposition B.20 at 3961 (proof at 3965-4005).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import sympy as sp
@@ -40,6 +34,9 @@ import sympy as sp
 from fedtheory.algorithms import fedac
 from fedtheory.dimensions import check
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
 from fedtheory.symbols import GRAD2, STEP, UNITS, K, L, sigma
@@ -98,10 +95,10 @@ class _SeparableLogCosh:
 LOGCOSH = (_SeparableLogCosh((1.0,), (1.0,)), _SeparableLogCosh((1.0, 0.2, 0.02), (1.0, 0.3, 0.05)))
 
 
-@cache
-def _small_logistic() -> _SmallLogistic:
-    """The n = 5 instance (its certified optimum is computed once)."""
-    return _SmallLogistic(np.random.default_rng(seed_for(f"{PAPER}/one-step-fedac-ii:small-logistic")))
+@family(f"{PAPER}/one-step-fedac-ii:small-logistic")
+def _small_logistic(fam: Family) -> _SmallLogistic:
+    """The n = 5 instance (its certified optimum is computed once; the same in both profiles)."""
+    return _SmallLogistic(fam.rng())
 
 
 # --------------------------------------------------------------------------------------------------
@@ -139,7 +136,7 @@ def _expected_gap_of_average(prob, md, eta_) -> float:
 
 def _one_step(ctx: Context, which: str, problems) -> Evidence:
     """(B.8) (``which = "B.8"``) or (B.9) at the draws of :func:`_b45_draws`, LHS exact, RHS term by term."""
-    measured, bound, grid = [], [], {"problem": [], "M": [], "hyperparameters": []}
+    points = Points()
     for prob in problems:
         for kind, M, x, x_ag, a, b, eta_, gamma_ in _b45_draws(ctx, prob):
             md = b * x + (1 - b) * x_ag
@@ -171,22 +168,16 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
                     0.5 * eta_**2 * prob.L * prob.sigma2 / M,
                 ]
             scale = abs(lhs) + sum(abs(t) for t in terms)
-            measured.append(lhs / scale)
-            bound.append(sum(terms) / scale)
-            for key, v in zip(grid, (prob.name, M, kind)):
-                grid[key].append(v)
-    ratio = np.array(measured) / np.array(bound)
-    kinds = np.array(grid["hyperparameters"])
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
+            points.add(lhs / scale, sum(terms) / scale, problem=prob.name, M=M, hyperparameters=kind)
+    ratio = np.array(points.measured) / np.array(points.bound)
+    kinds = np.array(points.grid["hyperparameters"])
+    return points.evidence(
+        "<=",
         atol=ROUND,
-        grid=grid,
         witness={
             "measured": f"LHS and RHS divided by |LHS| + sum |RHS terms| (rounding tolerance {ROUND:g} relative)",
             "max LHS/RHS (RHS > 0)": {
-                k: float(np.max(ratio[(kinds == k) & (np.array(bound) > 0)])) for k in ("general", "FedAc-II")
+                k: float(np.max(ratio[(kinds == k) & (np.array(points.bound) > 0)])) for k in ("general", "FedAc-II")
             },
             "sigma^2": {p.name: p.sigma2 for p in problems},
             "hyperparameters": "'general': alpha, beta >= 1, eta <= 1/L, gamma = eta 10^U(-3, 3) (the printed "
@@ -198,7 +189,7 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-b.4",
-    source="Proposition B.4, (B.8), line 3395",
+    source="Proposition B.4, (B.8)",
     statement="For alpha, beta >= 1 and eta <= 1/L (gamma > 0 unrestricted), at any client states: E||xbar+ - x*||^2 "
     "<= (1 - 1/(2 alpha))||xbar - x*||^2 + (3/(2 alpha))||xbar_md - x*||^2 + (3/2) gamma^2 ||grad F(xbar_md)||^2 - 2 "
     "gamma (1 + 1/(2 alpha)) <grad F(xbar_md), (1 - c) xbar + c xbar_ag - x*> + gamma^2 (1 + 2 alpha)||grad "
@@ -208,12 +199,15 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
     expect="holds",
 )
 def prop_b4(ctx: Context) -> Evidence:
-    return _one_step(ctx, "B.8", (*one_step_problems(), _small_logistic()))
+    """The quadratic with Gaussian noise and the two one-sample logistic regressions, at the random states of
+    one_step.py with general and FedAc-II hyperparameters; the left side is an exact conditional expectation, both
+    sides divided by |LHS| + sum |RHS terms|."""
+    return _one_step(ctx, "B.8", (*one_step_problems(ctx), _small_logistic(ctx)))
 
 
 @claim(
     f"{PAPER}/prop-b.5",
-    source="Proposition B.5, (B.9), line 3404",
+    source="Proposition B.5, (B.9)",
     statement="Same setting: E F(xbar_ag+) - F* <= (1 - 1/(2 alpha))(F(xbar_ag) - F*) - (mu/(4 alpha))||xbar_md - "
     "x*||^2 - (eta/2)||grad F(xbar_md)||^2 + (1/(2 alpha)) <grad F(xbar_md), (2 alpha/beta) xbar + (1 - 2 alpha/beta) "
     "xbar_ag - x*> + (eta/2)||grad F(xbar_md) - avg grad F(x_md,m)||^2 + eta^2 L sigma^2/(2M). Exact: the quadratic "
@@ -222,7 +216,9 @@ def prop_b4(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b5(ctx: Context) -> Evidence:
-    return _one_step(ctx, "B.9", (one_step_problems()[0], _small_logistic()))
+    """The quadratic with Gaussian noise (closed-form expectation) and the n = 5 logistic regression (exact average
+    over all 5^M sample tuples), at the random states of prop-b.4; both sides divided by |LHS| + sum |RHS terms|."""
+    return _one_step(ctx, "B.9", (one_step_problems(ctx)[0], _small_logistic(ctx)))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -252,7 +248,7 @@ def _normalized(lhs, rhs, scale) -> tuple[np.ndarray, np.ndarray]:
 
 @claim(
     f"{PAPER}/eq-3.31",
-    source="(3.30)-(3.31), lines 1453-1455 (Lemma A.14, line 3240)",
+    source="(3.30)-(3.31) (Lemma A.14)",
     statement="||avg grad F(x_m) - grad F(xbar)||^2 <= (1/M) sum_m ||grad F(x_m) - grad F(xbar) - H(xbar)(x_m - "
     "xbar)||^2 <= (Q^2/(4M)) sum_m ||x_m - xbar||^4: the chain (first <= last) and its last link, at random client "
     "states (M in {2, 4}) on the 1-D log-cosh objective (A.15) (L = 1, Q = 1) and a separable 3-D sum of such "
@@ -261,9 +257,12 @@ def _normalized(lhs, rhs, scale) -> tuple[np.ndarray, np.ndarray]:
     expect="holds",
 )
 def eq_331(ctx: Context) -> Evidence:
+    """Random client states (M in {2, 4}) on the 1-D and separable 3-D log-cosh objectives (A.15), in float64; each
+    side is divided by a rounding scale (64 eps times the gradient sizes) so that rounding noise far from 0, where
+    the third derivative vanishes, compares within the tolerance."""
     rng = ctx.rng()
     S = 200 if ctx.quick else 2000
-    measured, bound, grid = [], [], {"problem": [], "M": [], "link": []}
+    points = Points()
     for prob in LOGCOSH:
         for M in (2, 4):
             x = _spread_states(rng, S, M, prob.x_star.size)
@@ -277,17 +276,11 @@ def eq_331(ctx: Context) -> Evidence:
             size = np.max(np.linalg.norm(np.concatenate([g, g_bar[:, None], linear], axis=1), axis=-1), axis=1)
             for link, (a, b) in {"chain": (lhs, rhs), "Lemma A.14": (mid, rhs)}.items():
                 m_, b_ = _normalized(a, b, _rounding_scale(a, b, size))
-                measured.extend(m_)
-                bound.extend(b_)
-                grid["problem"].extend([prob.name] * S)
-                grid["M"].extend([M] * S)
-                grid["link"].extend([link] * S)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
+                for left, right in zip(m_, b_):
+                    points.add(left, right, problem=prob.name, M=M, link=link)
+    return points.evidence(
+        "<=",
         atol=ROUND,
-        grid=grid,
         witness={
             "measured": "each side divided by _rounding_scale: far from 0 the third derivative vanishes in floating "
             "point and both sides of a link are rounding noise, compared within 64 eps times the gradient sizes"
@@ -297,28 +290,30 @@ def eq_331(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/eq-3.31:quadratic",
-    source="(3.30)-(3.31), lines 1453-1455, with Q = 0",
+    source="(3.30)-(3.31), with Q = 0",
     statement="On a quadratic (Q = 0) the left side ||avg grad F(x_m) - grad F(xbar)||^2 is 0 (<= the right side "
     "0), in exact rational arithmetic at random client states (the quadratic of one_step.py, M in {2, 4}).",
     expect="holds",
 )
 def eq_331_quadratic(ctx: Context) -> Evidence:
-    p: FederatedQuadratic = one_step_problems()[0].p
+    """The quadratic of one_step.py at random client states (M in {2, 4}) converted to exact rationals: the left side
+    is computed in Fractions and compared with 0 exactly."""
+    p: FederatedQuadratic = one_step_problems(ctx)[0].p
     rng = ctx.rng()
-    measured = []
+    points = Points()
     for _ in range(10 if ctx.quick else 100):
         M = int(rng.choice([2, 4]))
         x = [tuple(Fraction(float(v)) for v in row) for row in 10 ** rng.uniform(-2, 1) * rng.normal(size=(M, p.dim))]
         xbar = tuple(sum(col, Fraction(0)) / M for col in zip(*x))
         grads = [p.grad_exact(xm) for xm in x]
         diff = [sum(col, Fraction(0)) / M - gb for col, gb in zip(zip(*grads), p.grad_exact(xbar))]
-        measured.append(sum(v * v for v in diff))
-    return Evidence(measured=measured, bound=Fraction(0), relation="<=")
+        points.add(sum(v * v for v in diff))
+    return points.evidence("<=", bound=Fraction(0))
 
 
 @claim(
     f"{PAPER}/prop-b.20",
-    source="Proposition B.20, line 3961",
+    source="Proposition B.20",
     statement="FedAvg, eta <= 1/(4L): E||xbar+ - x*||^2 <= (1 - eta mu/2)||xbar - x*||^2 - eta (F(xbar) - F*) + (eta "
     "Q^2/(mu M)) sum_m ||xbar - x_m||^4 + eta^2 sigma^2/M, at random client states (M in {1, 2, 4}, eta = U(0, 1] / "
     "(4L)) on the 1-D log-cosh objective (A.15) and its separable 3-D version with additive constant-norm noise "
@@ -326,9 +321,12 @@ def eq_331_quadratic(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b20(ctx: Context) -> Evidence:
+    """One FedAvg step on the 1-D and separable 3-D log-cosh objectives (A.15) with +-0.5 noise per coordinate, at
+    random client states and step sizes; the left side is the exact conditional expectation (float64), both sides
+    divided by |LHS| + sum |RHS terms|."""
     rng = ctx.rng()
     S = 200 if ctx.quick else 2000
-    measured, bound, grid = [], [], {"problem": [], "M": []}
+    points = Points()
     for prob in LOGCOSH:
         d = prob.x_star.size
         sigma2 = d * 0.5**2  # noise +-0.5 per coordinate
@@ -347,16 +345,11 @@ def prop_b20(ctx: Context) -> Evidence:
             ]
             scale = np.abs(lhs) + sum(np.abs(t) for t in terms)
             m_, b_ = _normalized(lhs, sum(terms), scale)
-            measured.extend(m_)
-            bound.extend(b_)
-            grid["problem"].extend([prob.name] * S)
-            grid["M"].extend([M] * S)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
+            for left, right in zip(m_, b_):
+                points.add(left, right, problem=prob.name, M=M)
+    return points.evidence(
+        "<=",
         atol=ROUND,
-        grid=grid,
         witness={
             "measured": f"LHS and RHS divided by |LHS| + sum |RHS terms| (rounding tolerance {ROUND:g} relative)",
             "noise": "the exact noise term eta^2 tr(C)/M equals the printed eta^2 sigma^2/M (sigma^2 = tr C)",
@@ -408,7 +401,7 @@ def _fedac_ii_region(prob, quick: bool):
 
 @claim(
     f"{PAPER}/prop-3.18",
-    source="Proposition 3.18, line 1207",
+    source="Proposition 3.18",
     statement="FedAc-I (alpha = 1/(gamma mu), beta = alpha + 1), gamma in [eta, sqrt(eta/mu)], eta <= 1/L: (1/M) "
     "sum_m ||xbar_md - x_md,m|| ||(xbar - x_m)/(1 + gamma mu) + gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)|| <= "
     "(sqrt(10) eta/gamma) ||X^-1 [Delta_ag; Delta]||^2, with the right side averaged over distinct client pairs "
@@ -416,17 +409,22 @@ def _fedac_ii_region(prob, quick: bool):
     expect="holds",
 )
 def prop_318(ctx: Context) -> Evidence:
+    """Random client states (d = 3, M in {2, 4}) over the admissible (mu, eta, gamma) grid of stability.py with
+    FedAc-I's (alpha, beta), in float64; the right side reads ||X^-1 [Delta_ag; Delta]||^2 as the average over
+    distinct ordered client pairs (module docstring)."""
     return _fedac_i_discrepancy(ctx, printed=True)
 
 
 @claim(
     f"{PAPER}/claim-3.20",
-    source="Claim 3.20, line 1322 (proof at 1340)",
+    source="Claim 3.20",
     statement="Same setting: the left side of Proposition 3.18 is <= ||X' [1/(1 + gamma mu); gamma mu/(1 + gamma "
     "mu)]|| ||X' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| ||X^-1 [Delta_ag; Delta]||^2 (pair average).",
     expect="holds",
 )
 def claim_320(ctx: Context) -> Evidence:
+    """The random states and admissible grid of prop-3.18, with the factor ||X' c1|| ||X' c2|| of the claim in place
+    of sqrt(10) eta/gamma (pair-average reading, float64)."""
     return _fedac_i_discrepancy(ctx, printed=False)
 
 
@@ -434,7 +432,7 @@ def _fedac_i_discrepancy(ctx: Context, printed: bool) -> Evidence:
     """Proposition 3.18 (``printed``) or Claim 3.20 at random states over the admissible region."""
     rng = ctx.rng()
     S = 8 if ctx.quick else 20
-    measured, bound, grid = [], [], {"mu": [], "eta": [], "gamma": [], "M": []}
+    points = Points()
     notes = {2: [0, 0], 4: [0, 0]}
     for mu_, eta_, g_ in admissible_points(ctx.quick):
         gm, ratio = g_ * mu_, g_ / eta_
@@ -451,18 +449,13 @@ def _fedac_i_discrepancy(ctx: Context, printed: bool) -> Evidence:
             )
             lhs = np.mean(u * v, axis=1)
             mean2, min2 = _over_pairs(_pair_norms(x_ag, x, ratio), 2)
-            measured.extend(lhs)
-            bound.extend(factor * mean2)
-            notes[M][0] += int(np.sum(lhs > factor * min2 * (1 + 1e-9)))
+            for left, right in zip(lhs, factor * mean2):
+                points.add(left, right, mu=mu_, eta=eta_, gamma=g_, M=M)
+            notes[M][0] += int(np.sum(lhs > factor * min2 * (1 + ROUNDING)))
             notes[M][1] += S
-            for key, val in zip(grid, (mu_, eta_, g_, M)):
-                grid[key].extend([val] * S)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "reading": "right side averaged over distinct ordered client pairs (module docstring)",
             "any-pair reading": {
@@ -477,7 +470,7 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
     states, FedAc-II's (alpha, beta), over :func:`_fedac_ii_region`."""
     rng = ctx.rng()
     S = 4 if ctx.quick else 10
-    measured, bound, grid = [], [], {"problem": [], "mu": [], "eta": [], "gamma": [], "M": []}
+    points = Points()
     notes = {2: [0, 0], 4: [0, 0]}
     for prob in problems:
         d = prob.x_star.size
@@ -500,18 +493,13 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
                 md = float(b) * x + (1 - float(b)) * x_ag
                 lhs = np.sum((prob.grad(md.mean(1)) - prob.grad(md).mean(1)) ** 2, axis=-1)
                 mean_p, min_p = _over_pairs(_pair_norms(x_ag, x, ratio), power)
-                measured.extend(lhs)
-                bound.extend(factor * mean_p)
-                notes[M][0] += int(np.sum(lhs > factor * min_p * (1 + 1e-9)))
+                for left, right in zip(lhs, factor * mean_p):
+                    points.add(left, right, problem=prob.name, mu=mu_, eta=eta_, gamma=g_, M=M)
+                notes[M][0] += int(np.sum(lhs > factor * min_p * (1 + ROUNDING)))
                 notes[M][1] += S
-                for key, val in zip(grid, (prob.name, mu_, eta_, g_, M)):
-                    grid[key].extend([val] * S)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "reading": "right side averaged over distinct ordered client pairs (module docstring)",
             "any-pair reading": {
@@ -523,7 +511,7 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-b.9",
-    source="Proposition B.9, line 3604",
+    source="Proposition B.9",
     statement="FedAc-II (alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1)), gamma in [eta, "
     "sqrt(eta/mu)], eta <= 1/L, Assumption 3.2(a): ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (289 eta^4 Q^2/(324 "
     "gamma^4)) ||X^-1 [Delta_ag; Delta]||^4 (pair average of the 4th powers), at random states (M in {2, 4}) on the "
@@ -531,31 +519,37 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
     expect="holds",
 )
 def prop_b9(ctx: Context) -> Evidence:
+    """Random client states (M in {2, 4}) on the 1-D and 3-D log-cosh objectives over FedAc-II's (mu, eta, gamma)
+    region, in float64; the right side averages the 4th powers over distinct ordered client pairs."""
     return _fedac_ii_discrepancy(ctx, LOGCOSH, "B.9")
 
 
 @claim(
     f"{PAPER}/claim-b.10",
-    source="Claim B.10, line 3740",
+    source="Claim B.10",
     statement="Same setting: ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (Q^2/4) ||X' [(9 - 9 gamma mu + 2 gamma^2 "
     "mu^2)/(9 - 6 gamma mu - gamma^2 mu^2); (3 gamma mu - 3 gamma^2 mu^2)/(9 - 6 gamma mu - gamma^2 mu^2)]||^4 ||X^-1 "
     "[Delta_ag; Delta]||^4 (pair average).",
     expect="holds",
 )
 def claim_b10(ctx: Context) -> Evidence:
+    """The random states and region of prop-b.9, with the claim's factor (Q^2/4) ||X' c||^4 (pair average of the 4th
+    powers, float64)."""
     return _fedac_ii_discrepancy(ctx, LOGCOSH, "B.10")
 
 
 @claim(
     f"{PAPER}/prop-b.17",
-    source="Proposition B.17, line 3875",
+    source="Proposition B.17",
     statement="FedAc-II, gamma in [eta, sqrt(eta/mu)], eta <= 1/L, Assumption 3.1: ||grad F(xbar_md) - avg grad "
     "F(x_md,m)||^2 <= (17 eta^2 L^2/(9 gamma^2)) ||X^-1 [Delta_ag; Delta]||^2 (pair average), at random states (M in "
     "{2, 4}) on the one-sample logistic regression of one_step.py (n = 30, d = 4) and the 3-D log-cosh objective.",
     expect="holds",
 )
 def prop_b17(ctx: Context) -> Evidence:
-    return _fedac_ii_discrepancy(ctx, (one_step_problems()[1], LOGCOSH[1]), "B.17")
+    """Random client states (M in {2, 4}) on the n = 30 logistic regression and the 3-D log-cosh objective over
+    FedAc-II's (mu, eta, gamma) region, in float64; the right side is averaged over distinct ordered client pairs."""
+    return _fedac_ii_discrepancy(ctx, (one_step_problems(ctx)[1], LOGCOSH[1]), "B.17")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -565,12 +559,14 @@ def prop_b17(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-3.24:const",
-    source="proof of Lemma 3.24, line 3624",
+    source="proof of Lemma 3.24",
     statement="(289/324) * 49 < 44, in exact rationals; 289/324 = (1/4)(sqrt(17)/3)^4 is Proposition B.9's constant "
     "(Claims B.10 and B.11) and 49 = 7^2 comes from telescoping Proposition B.8.",
     expect="holds",
 )
 def lem_324_const(ctx: Context) -> Evidence:
+    """(289/324) * 49 against 44 in exact rationals (Fractions); the witness re-derives 289/324 from Proposition
+    B.9's factor (1/4)(17/9)^2."""
     b9 = Fraction(1, 4) * Fraction(17, 9) ** 2  # (Q^2/4) (sqrt(17) eta/(3 gamma))^4 without Q, eta, gamma
     return Evidence(
         measured=Fraction(289, 324) * 49,
@@ -581,16 +577,16 @@ def lem_324_const(ctx: Context) -> Evidence:
 
 
 _RHO = (1 + gamma**2 * mu / eta) ** (2 * K)
-#: Proposition B.16 telescoped from (r, 0) (line 3895) times Proposition B.17's factor (line 3877).
+#: Proposition B.16 telescoped from (r, 0) times Proposition B.17's factor (as in the proof of Lemma B.14).
 _DERIVED_B14 = sp.expand(2 * gamma**2 * sigma**2 * K * _RHO * 17 * eta**2 * L**2 / (9 * gamma**2))
-#: The display of line 3899.
+#: The display in the proof of Lemma B.14.
 _PRINTED_B14 = sp.Rational(34, 9) * eta**2 * sigma**2 * K * _RHO
 _B14_UNITS = {**UNITS, gamma: STEP}
 
 
 @claim(
     f"{PAPER}/lem-b.14:proof",
-    source="proof of Lemma B.14, lines 3893-3901",
+    source="proof of Lemma B.14",
     statement="The display (34/9) eta^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K) equals telescoped Proposition B.16 (2 "
     "gamma^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K)) times Proposition B.17's factor 17 eta^2 L^2/(9 gamma^2), has the "
     "units of ||grad F||^2, and 34/9 <= 4 gives the lemma's 4 eta^2 L^2 K sigma^2 (1 + gamma^2 mu/eta)^(2K) (sympy, "
@@ -598,18 +594,22 @@ _B14_UNITS = {**UNITS, gamma: STEP}
     expect="fails",
 )
 def lem_b14_proof(ctx: Context) -> Evidence:
+    """The printed display against telescoped Proposition B.16 times Proposition B.17's factor (sympy, exact), its
+    units by dimensional analysis, and the constant 34/9 against 4."""
     return _b14_evidence(_PRINTED_B14)
 
 
 @claim(
     f"{PAPER}/lem-b.14:proof-corrected",
-    source="proof of Lemma B.14, line 3899, with the factor L^2 that Proposition B.17 carries",
+    source="proof of Lemma B.14, with the factor L^2 that Proposition B.17 carries",
     statement="Corrected display (34/9) eta^2 L^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K): equal to telescoped "
     "Proposition B.16 times Proposition B.17's factor, with the units of ||grad F||^2, and <= the lemma's bound since "
     "34/9 <= 4.",
     expect="holds",
 )
 def lem_b14_proof_corrected(ctx: Context) -> Evidence:
+    """The checks of lem-b.14:proof for the display with the factor L^2: sympy (exact) against telescoped
+    Proposition B.16 times Proposition B.17's factor, dimensional analysis, and 34/9 <= 4."""
     return _b14_evidence(_PRINTED_B14 * L**2)
 
 

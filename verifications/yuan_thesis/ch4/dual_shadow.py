@@ -18,12 +18,12 @@ modules check:
   exists (``psi = 0``: Gaussian moments and the non-central chi mean; Rademacher noise: exact enumeration) and by
   Monte Carlo otherwise;
 * Lemma 4.9 by Monte Carlo over replicas (the discrepancy term is inside the expectation, so it is computed on the
-  same paths), exactly with ``sigma = 0``, and the prose that restates it (line 1916).
+  same paths), exactly with ``sigma = 0``, and the prose that restates it (the paragraph after Lemma 4.9).
 
 Instances (seeded; ``x^{(0,0)} = 0``; ``eta_s = 1``, full participation as in Assumption 4.1(e)).
 
 * ``Q-het``: ``d = 10``, ``M = 4``, ``F_m(x) = x'H_m x/2 - c_m'x``, ``H_m = Q_m Q_m'/d + 0.2 I``, ``c_m ~ N(0, I)``
-  (spec section 6), additive noise ``eps ~ N(0, s^2 I)``, ``s = 0.5``. Euclidean ``h = ||x||_2^2/2`` with
+  (our own instance), additive noise ``eps ~ N(0, s^2 I)``, ``s = 0.5``. Euclidean ``h = ||x||_2^2/2`` with
   ``psi = 0.3 ||x||_1``, ``psi`` the indicator of the l2 ball of radius ``||argmin F||_2 / 2`` (active), and
   ``psi = 0``. Norm l2: ``L = max_m lambda_max(H_m)``, ``sigma^2 = E||eps||_2^2 = d s^2`` (attained at every x).
 * ``Q-het, l1 geometry``: the same ``F`` and ``psi = 0.3 ||x||_1`` with ``||.|| = ||.||_1``, ``||.||_* = ||.||_inf``,
@@ -34,23 +34,19 @@ Instances (seeded; ``x^{(0,0)} = 0``; ``eta_s = 1``, full participation as in As
   :class:`~fedtheory.regularizers.Masked` (intercept free), Gaussian noise as above.
 
 ``x*`` and ``Phi*`` come from :func:`fedtheory.reference.composite_optimum` (certificates in the witnesses).
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 4.1 at lines 1783-1818, (4.14) at 1904, Lemma 4.9
-at 1908-1914 (and 4567-4575), its prose at 1916, Proposition 4.12 at 1942-1946, Claim 4.13 at 1950-1952, Claim 4.14
-at 1954-1956, (4.20)-(4.21) at 1962-1974, the product step at 1980-1982, the quadratic maximum at 1986-1995, the
-telescoping and Jensen step at 1999-2022, the proof of Claim 4.13 at 2032-2063, the triangle step at 2086-2090.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.oracles import AdditiveGaussian, Rademacher
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum
@@ -127,9 +123,10 @@ def _optimum(problem: FederatedQuadratic, psi) -> tuple[np.ndarray, float, dict]
     return ref.x, ref.value, {"x*": "composite_optimum", **cert, "solver": ref.solver}
 
 
-@cache
-def instances() -> dict[str, Instance]:
-    rng = np.random.default_rng(seed_for(f"{PAPER}/dual-shadow:instances"))
+@family(f"{PAPER}/dual-shadow:instances")
+def instances(fam: Family) -> dict[str, Instance]:
+    """The five instances with their certified optima and constants (one draw, the same in both profiles)."""
+    rng = fam.rng()
     Q = rng.standard_normal((M, D, D))
     het = FederatedQuadratic(Q @ Q.transpose(0, 2, 1) / D + 0.2 * np.eye(D), rng.standard_normal((M, D)))
     gauss = AdditiveGaussian(het, cov=S_NOISE**2 * np.eye(D))
@@ -245,34 +242,26 @@ def _path(inst: Instance, eta_factor: float, K: int, R: int, S: int) -> Path:
 ETA_FACTORS = (0.25, 1 / 16)  # eta_c L: the largest the lemma allows, and a smaller one
 
 
-@cache
-def paths(quick: bool) -> tuple[Path, ...]:
-    """Stochastic runs of every instance at ``eta_c = 1/(4L)`` and ``1/(16L)``, K = 5 (R = 6, S = 2 quick)."""
-    K, R, S = (5, 6, 2) if quick else (5, 30, 8)
-    return tuple(_path(inst, f, K, R, S) for inst in instances().values() for f in ETA_FACTORS)
+@family(f"{PAPER}/dual-shadow-paths")
+def paths(fam: Family) -> tuple[Path, ...]:
+    """Stochastic runs of every instance at ``eta_c = 1/(4L)`` and ``1/(16L)``, K = 5 (R = 6, S = 2 quick; each run
+    seeded from its instance and ``eta_c L``)."""
+    K, R, S = (5, 6, 2) if fam.quick else (5, 30, 8)
+    return tuple(_path(inst, f, K, R, S) for inst in instances(fam.profile).values() for f in ETA_FACTORS)
 
 
 def path_witness(ctx: Context) -> dict:
     """The size of the runs of :func:`paths` and every instance's constants and certificates."""
-    p = paths(ctx.quick)[0]
+    p = paths(ctx)[0]
     return {
         "runs": f"K = {p.params.K}, R = {p.y.shape[0]}, S = {p.y.shape[2]} replicas, x^(0,0) = 0, eta_s = 1",
-        "instances": {name: inst.witness for name, inst in instances().items()},
+        "instances": {name: inst.witness for name, inst in instances(ctx).items()},
     }
 
 
-class Collector:
-    """Accumulates (measured, bound) arrays with their grid labels."""
-
-    def __init__(self, *names: str):
-        self.measured, self.bound, self.grid = [], [], {n: [] for n in names}
-
-    def add(self, measured, bound, **labels):
-        measured, bound = np.broadcast_arrays(np.asarray(measured, float), np.asarray(bound, float))
-        self.measured.append(measured.ravel())
-        self.bound.append(bound.ravel())
-        for name, value in labels.items():
-            self.grid[name].extend([value] * measured.size)
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.concatenate(self.measured), np.concatenate(self.bound)
+def add_entries(points: Points, measured, bound, **parameters) -> None:
+    """One point per entry of ``measured`` and ``bound`` (floats, broadcast against each other, flattened in C
+    order), each with the same ``parameters``."""
+    measured, bound = np.broadcast_arrays(np.asarray(measured, float), np.asarray(bound, float))
+    for value, printed in zip(measured.ravel(), bound.ravel()):
+        points.add(value, printed, **parameters)

@@ -3,10 +3,6 @@ dual shadow recursion (4.14), Claim 4.13 at ``x*`` (and, as an extension, at arb
 Claim 4.14, (4.21), the triangle step of Claim 4.14's proof and the Jensen step of Lemma 4.9's proof.
 
 Instances, runs and shadow primals: :mod:`.dual_shadow`.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; (4.14) at line 1904, Claim 4.13 at 1950-1952, Claim 4.14 at
-1954-1956, (4.20)-(4.21) at 1962-1974, the Jensen step at 2020, the proof of Claim 4.13 at 2032-2063, the triangle step
-at 2086-2090.
 """
 
 from __future__ import annotations
@@ -15,13 +11,15 @@ import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.regularizers import L2Ball
 
 from .dual_shadow import (
     PAPER,
-    Collector,
     Instance,
     Path,
+    add_entries,
     inner,
     instances,
     linf,
@@ -33,7 +31,7 @@ from .dual_shadow import (
 # --- (4.14) ---------------------------------------------------------------------------------------------------------
 @claim(
     f"{PAPER}/eq-4.14",
-    source="eq. (4.14), line 1904 (again (4.25), line 2038)",
+    source="eq. (4.14) (again (4.25))",
     statement="Along FedDualAvg runs with eta_s = 1 (full participation, stochastic gradients): ybar^(r,k+1) = "
     "ybar^(r,k) - eta_c (1/M) sum_m grad f(x_m^(r,k); xi_m^(r,k)) at every local step, and ybar^(r,K) = y^(r+1,0) "
     "(the server dual). Instances: Q-het with psi = l1 / l2 ball / 0 (Euclidean h), N4 nuclear norm via Masked, Q-het "
@@ -42,16 +40,18 @@ from .dual_shadow import (
     expect="holds",
 )
 def eq_414(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta", "relation")
-    for p in paths(ctx.quick):
+    """Every local step of the seeded stochastic FedDualAvg runs of dual_shadow (five instances, eta_c L in {1/4,
+    1/16}): the residual of the recursion and of the round boundary in the max norm, divided by the size of its
+    terms, against 0 (float64)."""
+    points = Points()
+    for p in paths(ctx):
         gbar = p.g.mean(axis=3)
         resid = p.ybar[:, 1:] - p.ybar[:, :-1] + p.eta * gbar
         scale = 1 + linf(p.ybar[:, :-1]) + p.eta * linf(gbar)
-        c.add(linf(resid) / scale, 0.0, instance=p.inst.name, eta=p.label, relation="local step (4.14)")
+        add_entries(points, linf(resid) / scale, 0.0, instance=p.inst.name, eta=p.label, relation="local step (4.14)")
         boundary = linf(p.ybar[:, -1] - p.server[1:]) / (1 + linf(p.server[1:]))
-        c.add(boundary, 0.0, instance=p.inst.name, eta=p.label, relation="ybar^(r,K) = y^(r+1,0)")
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="==", atol=1e-12, grid=c.grid, witness=path_witness(ctx))
+        add_entries(points, boundary, 0.0, instance=p.inst.name, eta=p.label, relation="ybar^(r,K) = y^(r+1,0)")
+    return points.evidence("==", atol=SCALED_ROUNDING, witness=path_witness(ctx))
 
 
 # --- Claim 4.13 -----------------------------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def _in_dom(inst: Instance, rng, shape) -> np.ndarray:
 
 @claim(
     f"{PAPER}/claim-4.13",
-    source="Claim 4.13, eq. (4.18), line 1952 (proof at 2032-2063)",
+    source="Claim 4.13, eq. (4.18)",
     statement="Printed as an equality: D~_{h_{r,k+1}}(x*, ybar^(r,k+1)) = D~_{h_{r,k}}(x*, ybar^(r,k)) - "
     "D~_{h_{r,k}}(x^^(r,k+1), ybar^(r,k)) - eta_c (psi(x^^(r,k+1)) - psi(x*)) - eta_c <gbar, x^^(r,k+1) - x*>, "
     "h_{r,k} = h + eta_c (rK + k) psi, gbar the averaged stochastic gradient; at every local step of the runs of "
@@ -92,8 +92,10 @@ def _in_dom(inst: Instance, rng, shape) -> np.ndarray:
     expect="holds",
 )
 def claim_413(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta", "r", "k")
-    for p in paths(ctx.quick):
+    """Every local step of the runs of eq-4.14 at x = x*: both sides of (4.18) in float64, each divided by a scale of
+    its rounding error, compared for equality."""
+    points = Points()
+    for p in paths(ctx):
         R, K = p.ybar.shape[:2]
         for r in range(R):
             for k in range(K - 1):
@@ -107,14 +109,13 @@ def claim_413(ctx: Context) -> Evidence:
                     p.t(r, k),
                     p.t(r, k + 1),
                 )
-                c.add(lhs, rhs, instance=p.inst.name, eta=p.label, r=r, k=k)
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="==", atol=1e-12, grid=c.grid, witness=path_witness(ctx))
+                add_entries(points, lhs, rhs, instance=p.inst.name, eta=p.label, r=r, k=k)
+    return points.evidence("==", atol=SCALED_ROUNDING, witness=path_witness(ctx))
 
 
 @claim(
     f"{PAPER}/claim-4.13:arbitrary",
-    source="Claim 4.13, eq. (4.18), line 1952; its proof (2032-2063) never uses optimality of x*",
+    source="Claim 4.13, eq. (4.18); its proof never uses optimality of x*",
     statement="Extended: (4.18) with x* replaced by an arbitrary x in dom psi and/or gbar by an arbitrary vector "
     "(ybar^(r,k+1) := ybar^(r,k) - eta_c gbar), and with arbitrary ybar, t = eta_c(rK + k) and eta_c > 0. Variants: "
     "(a) random x, the runs' states and averaged gradients; (b) x*, the runs' states, random gbar ~ N(0, 4 I); (c) "
@@ -123,9 +124,11 @@ def claim_413(ctx: Context) -> Evidence:
     expect="holds",
 )
 def claim_413_arbitrary(ctx: Context) -> Evidence:
+    """(4.18) at random points of dom psi, random averaged gradients and random (ybar, t, eta_c) on the five
+    instances, along the runs of eq-4.14 and off them; both sides in float64, normalised as in claim-4.13."""
     rng = ctx.rng()
-    c = Collector("instance", "variant")
-    for p in paths(ctx.quick):
+    points = Points()
+    for p in paths(ctx):
         inst = p.inst
         R, K, S = p.ybar.shape[0], p.ybar.shape[1], p.ybar.shape[2]
         for r in range(R):
@@ -133,19 +136,18 @@ def claim_413_arbitrary(ctx: Context) -> Evidence:
                 t0, t1, yb0 = p.t(r, k), p.t(r, k + 1), p.ybar[r, k]
                 x = _in_dom(inst, rng, (S,))
                 terms = _claim413_terms(inst.mirror, x, yb0, p.ybar[r, k + 1], p.g[r, k].mean(1), p.eta, t0, t1)
-                c.add(*terms, instance=inst.name, variant="(a) random x, run's gbar")
+                add_entries(points, *terms, instance=inst.name, variant="(a) random x, run's gbar")
                 gbar = 2.0 * rng.standard_normal((S, inst.dim))
                 terms = _claim413_terms(inst.mirror, inst.x_star, yb0, yb0 - p.eta * gbar, gbar, p.eta, t0, t1)
-                c.add(*terms, instance=inst.name, variant="(b) x*, random gbar")
-    for inst in instances().values():
+                add_entries(points, *terms, instance=inst.name, variant="(b) x*, random gbar")
+    for inst in instances(ctx).values():
         for _ in range(20 if ctx.quick else 200):
             x = _in_dom(inst, rng, (4,))
             y, gbar = 2.0 * rng.standard_normal((2, 4, inst.dim))
             eta, j = float(rng.uniform(0, 2)) / inst.L, int(rng.integers(0, 51))
             terms = _claim413_terms(inst.mirror, x, y, y - eta * gbar, gbar, eta, eta * j, eta * (j + 1))
-            c.add(*terms, instance=inst.name, variant="(c) random x, ybar, gbar, t, eta_c")
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="==", atol=1e-12, grid=c.grid, witness=path_witness(ctx))
+            add_entries(points, *terms, instance=inst.name, variant="(c) random x, ybar, gbar, t, eta_c")
+    return points.evidence("==", atol=SCALED_ROUNDING, witness=path_witness(ctx))
 
 
 # --- Claim 4.14, (4.21) and the proof steps ------------------------------------------------------------------------
@@ -159,7 +161,7 @@ def _steps(p: Path):
 
 @claim(
     f"{PAPER}/claim-4.14",
-    source="Claim 4.14, eq. (4.19), line 1956 (proof at 2067-2096)",
+    source="Claim 4.14, eq. (4.19)",
     statement="Pathwise: F(x^^(r,k+1)) - F(x*) <= <gbar, x^^(r,k+1) - x*> + <(1/M) sum_m (grad F_m(x_m) - grad "
     "f(x_m; xi_m)), x^^(r,k+1) - x*> + L ||x^^(r,k+1) - x^^(r,k)||^2 + (L/M) sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2 at "
     "every local step of the runs of eq-4.14 (eta_c L in {1/4, 1/16}), norms and L of each instance's geometry. "
@@ -167,8 +169,10 @@ def _steps(p: Path):
     expect="holds",
 )
 def claim_414(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta", "r", "k")
-    for p in paths(ctx.quick):
+    """Every local step of the runs of eq-4.14, in each instance's norm and L: both sides in float64, divided by
+    |LHS| + |RHS|."""
+    points = Points()
+    for p in paths(ctx):
         inst = p.inst
         F = inst.problem.value
         for r, k, yb0, xh0, xh1, ym, xm, gm in _steps(p):
@@ -183,14 +187,14 @@ def claim_414(ctx: Context) -> Evidence:
                 + inst.L * disc
             )
             scale = np.abs(lhs) + np.abs(rhs) + 1e-300
-            c.add(lhs / scale, rhs / scale, instance=inst.name, eta=p.label, r=r, k=k)
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="<=", atol=1e-10, grid=c.grid, witness=path_witness(ctx))
+            add_entries(points, lhs / scale, rhs / scale, instance=inst.name, eta=p.label, r=r, k=k)
+    # float64 rounding of both sides over |LHS| + |RHS|, whose terms (F values, inner products) nearly cancel
+    return points.evidence("<=", atol=1e-10, witness=path_witness(ctx))
 
 
 @claim(
     f"{PAPER}/eq-4.21",
-    source="eq. (4.21), line 1974 (from Prop. C.10 and eta_c <= 1/(4L))",
+    source="eq. (4.21) (from Prop. C.10 and eta_c <= 1/(4L))",
     statement="Pathwise for eta_c <= 1/(4L): -D~_{h_{r,k}}(x^^(r,k+1), ybar^(r,k)) + eta_c L ||x^^(r,k+1) - "
     "x^^(r,k)||^2 <= -(1/4) ||x^^(r,k+1) - x^^(r,k)||^2 at every local step of the runs of eq-4.14 (eta_c L in "
     "{1/4, 1/16}; all five instances). Measured: LHS / ||x^^(r,k+1) - x^^(r,k)||^2 against -1/4 (steps with "
@@ -198,23 +202,21 @@ def claim_414(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_421(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta", "r", "k")
+    """Every local step of the runs of eq-4.14 (five instances): the left side over the squared step, in float64,
+    against -1/4; steps with a zero step are skipped and counted."""
+    points = Points()
     skipped = 0
-    for p in paths(ctx.quick):
+    for p in paths(ctx):
         inst = p.inst
         for r, k, yb0, xh0, xh1, *_ in _steps(p):
             step2 = inst.norm(xh1 - xh0) ** 2
             lhs = -inst.mirror.generalized_bregman(xh1, yb0, p.t(r, k)) + p.eta * inst.L * step2
             keep = step2 > 0
             skipped += int(np.sum(~keep))
-            c.add(lhs[keep] / step2[keep], -0.25, instance=inst.name, eta=p.label, r=r, k=k)
-    m, b = c.arrays()
-    return Evidence(
-        measured=m,
-        bound=b,
-        relation="<=",
-        atol=1e-9,
-        grid=c.grid,
+            add_entries(points, lhs[keep] / step2[keep], -0.25, instance=inst.name, eta=p.label, r=r, k=k)
+    return points.evidence(
+        "<=",
+        atol=1e-9,  # rounding of D~, a difference of O(1) numbers, over the squared step
         witness={
             **path_witness(ctx),
             "skipped (zero step)": skipped,
@@ -225,42 +227,45 @@ def eq_421(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/claim-4.14:step-triangle",
-    source="proof of Claim 4.14, line 2088",
+    source="proof of Claim 4.14 (the triangle step)",
     statement="Pathwise: ||x^^(r,k+1) - x_m^(r,k)||^2 <= 2 ||x^^(r,k+1) - x^^(r,k)||^2 + 2 ||x^^(r,k) - x_m^(r,k)||^2 "
     "for every client and local step of the runs of eq-4.14, in each instance's primal norm. Measured: LHS / RHS "
     "against 1, tolerance 1e-12.",
     expect="holds",
 )
 def claim_414_triangle(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta")
-    for p in paths(ctx.quick):
+    """Every client and local step of the runs of eq-4.14, in each instance's primal norm: LHS / RHS in float64
+    against 1."""
+    points = Points()
+    for p in paths(ctx):
         n = p.inst.norm
         for _, _, _, xh0, xh1, _, xm, _ in _steps(p):
             lhs = n(xh1[:, None] - xm) ** 2
             rhs = 2 * n(xh1 - xh0)[:, None] ** 2 + 2 * n(xh0[:, None] - xm) ** 2
             keep = rhs > 0
-            c.add(lhs[keep] / rhs[keep], 1.0, instance=p.inst.name, eta=p.label)
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="<=", atol=1e-12, grid=c.grid, witness=path_witness(ctx))
+            add_entries(points, lhs[keep] / rhs[keep], 1.0, instance=p.inst.name, eta=p.label)
+    return points.evidence("<=", atol=SCALED_ROUNDING, witness=path_witness(ctx))
 
 
 @claim(
     f"{PAPER}/lem-4.9:step-jensen",
-    source="proof of Lemma 4.9, line 2020",
+    source="proof of Lemma 4.9 (the Jensen step)",
     statement="Pathwise (hence in expectation): Phi((1/(KR')) sum_{r<R'} sum_{k=1..K} x^^(r,k)) - Phi(x*) <= "
     "(1/(KR')) sum_{r<R'} sum_{k=1..K} (Phi(x^^(r,k)) - Phi(x*)) for every R' <= R on the runs of eq-4.14. "
     "Tolerance 1e-9 relative.",
     expect="holds",
 )
 def lem49_jensen(ctx: Context) -> Evidence:
-    c = Collector("instance", "eta", "R")
-    for p in paths(ctx.quick):
+    """The shadow primals of the runs of eq-4.14: Phi-gap of the running ergodic average against the running mean of
+    the Phi-gaps, for every prefix of rounds (float64)."""
+    points = Points()
+    for p in paths(ctx):
         inst = p.inst
         R, K = p.hat.shape[0], p.hat.shape[1] - 1
         counts = K * np.arange(1, R + 1)[:, None]
         avg = np.cumsum(p.hat[:, 1:].sum(axis=1), axis=0) / counts[..., None]
         mean_gap = np.cumsum(inst.phi_gap(p.hat[:, 1:]).sum(axis=1), axis=0) / counts
         for r in range(R):
-            c.add(inst.phi_gap(avg[r]), mean_gap[r], instance=inst.name, eta=p.label, R=r + 1)
-    m, b = c.arrays()
-    return Evidence(measured=m, bound=b, relation="<=", rtol=1e-9, atol=1e-12, grid=c.grid, witness=path_witness(ctx))
+            add_entries(points, inst.phi_gap(avg[r]), mean_gap[r], instance=inst.name, eta=p.label, R=r + 1)
+    # atol: an absolute floor for gaps that vanish (Phi-gaps of O(1) values, rounded)
+    return points.evidence("<=", rtol=ROUNDING, atol=1e-12, witness=path_witness(ctx))

@@ -4,7 +4,7 @@ and closed forms (no claims). The claims are in the sibling modules: FedDualAvg 
 FedDualAvg-OSP (Algorithm 8) in :mod:`.alg_8_feddualavg_osp_limits`, and the curse of primal averaging (section
 4.2.2, whose examples are run to their limits by :func:`run_to_limit`) in :mod:`.sec_4_2_2_curse_of_primal_averaging`.
 
-Limit points (spec sections 4.3, 4.4; recipes V13-V16), exact gradients (sigma = 0), Euclidean ``h``, ``x^(0,0) = 0``,
+Limit points (our own test protocol), exact gradients (sigma = 0), Euclidean ``h``, ``x^(0,0) = 0``,
 ``psi = 0.3 ||.||_1`` or the Euclidean ball of radius ``0.5 ||argmin F||``:
 
 * Q-hom: ``d = 20``, ``n = 200``, ``A ~ N(0,1)``, ``x_true = (1_5, 0_15)``, ``b = A x_true + 0.5 N(0,1)``,
@@ -12,7 +12,7 @@ Limit points (spec sections 4.3, 4.4; recipes V13-V16), exact gradients (sigma =
 * Q-idH: ``d = 10``, ``M = 4``, ``F_m = x'Hx/2 - c_m'x`` with one ``H = QQ'/d + 0.2 I`` and ``c_m ~ N(0, I)``;
 * Q-het: as Q-idH with client Hessians ``H_m = Q_m Q_m'/d + 0.2 I``.
 
-Step sizes follow Theorem C.13 (line 4631): ``eta := eta_s eta_c = 1/(4KL)`` and ``eta_c = eta/eta_s`` with
+Step sizes follow Theorem C.13: ``eta := eta_s eta_c = 1/(4KL)`` and ``eta_c = eta/eta_s`` with
 ``eta_s in {1, 4}`` (full: ``{1, 4, 16}``), ``K in {1, 5}``; ``eta_s = 1`` also meets Theorem 4.7's ``eta_c <= 1/(4L)``.
 A run has reached its limit when the server primal repeats, ``||x^(r,0) - x^(r-p,0)|| <= 64 eps max(1, ||x||,
 ||y||)`` (the rounding floor of the growing dual) for ``3p`` consecutive rounds with period ``p = 1`` (a limit) or
@@ -23,7 +23,7 @@ the distance of a cycle to a point is its largest distance; ``x*`` comes from
 ``Phi(mean_{r <= R} x^(r,0)) - Phi* <= B^2/(eta K R) -> 0`` for every ``eta_c <= eta_c^max`` (a constant independent of
 ``R``), so a converging run's limit must be ``argmin F + psi`` (``F`` is strongly convex on every instance).
 
-Closed forms (spec 4.4): FedMiD-OSP's limit minimises ``q_K + psi``
+Closed forms (derived by us): FedMiD-OSP's limit minimises ``q_K + psi``
 (:func:`fedtheory.algorithms.composite.fedmid_osp_fixed_point`). For FedDualAvg with ``psi = lam ||.||_1`` the server
 primal on the support ``S`` of the limit is ``y - eta~ lam s`` (``s`` the signs) while off ``S`` it stays 0, so the
 limit is FedAvg's fixed point (:func:`~fedtheory.algorithms.composite.fedavg_fixed_point`) for the restricted clients
@@ -32,19 +32,18 @@ limit is FedAvg's fixed point (:func:`~fedtheory.algorithms.composite.fedavg_fix
 ``x'_S = ((K - 1)/2) Hbar_SS^{-1} mean_m H_m g_m`` (``g_m`` the client gradient at ``x*``, shifted by ``lam s`` on ``S``
 for FedDualAvg; FedMiD-OSP's local steps are unrestricted, FedDualAvg's stay on ``S``).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Algorithms 5-8 at lines 1732, 1787, 2344, 2368; Theorem 4.3 at
-1830, Theorem 4.7 at 1878, Theorem C.13 at 4631; FedMiD-OSP's rate remark at 2342; FedDualAvg-OSP "does not have any
-theoretical guarantees" at 2563.
+The printed objects: Algorithms 5-8, Theorems 4.3, 4.7 and C.13, FedMiD-OSP's rate remark (Section 4.5.1) and the
+sentence that FedDualAvg-OSP "does not have any theoretical guarantees".
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.harness.claims import Context, Evidence, seed_for
+from fedtheory.harness.claims import Context
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import ExactGradient
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum
@@ -55,17 +54,16 @@ REGISTERS_CLAIMS = False  # shared instances, runs to the limit and closed forms
 
 PAPER = "yuan-thesis"
 LAM = 0.3
-RTOL = 1e-9
 FLOOR = 64 * np.finfo(float).eps
 
 
 # --------------------------------------------------------------------------------------------------
 # instances, references, runs to the limit
 # --------------------------------------------------------------------------------------------------
-@cache
-def limit_quadratics() -> dict[str, FederatedQuadratic]:
-    """Q-hom, Q-idH and Q-het of the module docstring (spec section 6), seeded from the paper key."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/ch4-limit-quadratics"))
+@family(f"{PAPER}/ch4-limit-quadratics")
+def limit_quadratics(fam: Family) -> dict[str, FederatedQuadratic]:
+    """Q-hom, Q-idH and Q-het of the module docstring (our own instances; one draw, the same in both profiles)."""
+    rng = fam.rng()
     n, d = 200, 20
     A = rng.normal(size=(n, d))
     b = A @ np.r_[np.ones(5), np.zeros(d - 5)] + 0.5 * rng.normal(size=n)
@@ -79,23 +77,23 @@ def limit_quadratics() -> dict[str, FederatedQuadratic]:
     return {"Q-hom": hom, "Q-idH": idh, "Q-het": het}
 
 
-def clients(name: str) -> int:
-    problem = limit_quadratics()[name]
+def clients(ctx: Context | str, name: str) -> int:
+    problem = limit_quadratics(ctx)[name]
     return 1 if problem.n_clients is None else problem.n_clients
 
 
-def regularizer(name: str, kind: str, scale: float = 1.0):
+def regularizer(ctx: Context | str, name: str, kind: str, scale: float = 1.0):
     """``scale * 0.3 ||.||_1`` or the ball of radius ``0.5 ||argmin F||``."""
     if kind == "l1":
         return L1(scale * LAM)
-    return L2Ball(0.5 * float(np.linalg.norm(limit_quadratics()[name].x_star)))
+    return L2Ball(0.5 * float(np.linalg.norm(limit_quadratics(ctx)[name].x_star)))
 
 
-@cache
-def optimum(name: str, kind: str, scale: float = 1.0):
+@family(f"{PAPER}/ch4-limit-optimum")
+def optimum(fam: Family, name: str, kind: str, scale: float = 1.0):
     """Certified ``argmin F + psi`` and its tolerance ``distance_bound + 1e-9 max(1, ||x*||)``."""
-    ref = composite_optimum(limit_quadratics()[name], regularizer(name, kind, scale))
-    return ref.x, ref.certificate["distance_bound"] + RTOL * max(1.0, float(np.linalg.norm(ref.x)))
+    ref = composite_optimum(limit_quadratics(fam.profile)[name], regularizer(fam.profile, name, kind, scale))
+    return ref.x, ref.certificate["distance_bound"] + ROUNDING * max(1.0, float(np.linalg.norm(ref.x)))
 
 
 def c13_params(algorithm: str, K: int, eta_s: float, M: int, L: float) -> fco.CompositeParams:
@@ -132,12 +130,12 @@ def run_to_limit(problem, mirror, params, *, max_rounds: int = 5000) -> tuple[np
     return np.array(history), state.r, 0
 
 
-@cache
-def limit(name: str, kind: str, algorithm: str, K: int, eta_s: float, M: int | None = None):
+@family(f"{PAPER}/ch4-limit-runs")
+def limit(fam: Family, name: str, kind: str, algorithm: str, K: int, eta_s: float, M: int | None = None):
     """``(points, rounds, period)`` of :func:`run_to_limit` on a named instance with Theorem C.13's step sizes."""
-    problem = limit_quadratics()[name]
-    params = c13_params(algorithm, K, eta_s, M or clients(name), problem.L)
-    return run_to_limit(problem, fco.Euclidean(regularizer(name, kind)), params)
+    problem = limit_quadratics(fam.profile)[name]
+    params = c13_params(algorithm, K, eta_s, M or clients(fam.profile, name), problem.L)
+    return run_to_limit(problem, fco.Euclidean(regularizer(fam.profile, name, kind)), params)
 
 
 def distance(points: np.ndarray, target: np.ndarray) -> float:
@@ -149,18 +147,6 @@ def limit_grid(ctx: Context) -> list[tuple[str, int, float]]:
     return [
         (n, K, s) for n in ("Q-hom", "Q-idH", "Q-het") for K in (1, 5) for s in ((1, 4) if ctx.quick else (1, 4, 16))
     ]
-
-
-def distance_evidence(rows: list[dict], witness: dict) -> Evidence:
-    """``measured <= bound`` for every row (keys: measured, bound and grid labels, missing labels ``None``)."""
-    labels = list(dict.fromkeys(k for r in rows for k in r if k not in ("measured", "bound")))
-    return Evidence(
-        measured=[r["measured"] for r in rows],
-        bound=[r["bound"] for r in rows],
-        relation="<=",
-        grid={k: [r.get(k) for r in rows] for k in labels},
-        witness=witness,
-    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -212,10 +198,11 @@ def _drift_coefficient(problem: FederatedQuadratic, K: int, x_star, shift: float
     return out
 
 
-def expansion_rows(name: str, K: int, which: str) -> tuple[list[dict], dict]:
-    """``||(x(eta_c) - x*)/eta_c - x'|| <= 0.01 ||x'||`` at ``eta_c = eta/4^6`` (closed form), with the sweep."""
-    problem = limit_quadratics()[name]
-    x_star, _ = optimum(name, "l1")
+def expansion(ctx: Context, name: str, K: int, which: str) -> tuple[tuple[float, float, dict], dict]:
+    """``||(x(eta_c) - x*)/eta_c - x'|| <= 0.01 ||x'||`` at ``eta_c = eta/4^6`` (closed form): ``(measured, bound,
+    parameters)`` of that point, and the sweep."""
+    problem = limit_quadratics(ctx)[name]
+    x_star, _ = optimum(ctx, name, "l1")
     eta = 1 / (4 * K * problem.L)
     restricted = which == "FedDualAvg"
     slope = _drift_coefficient(problem, K, x_star, LAM if restricted else 0.0, restricted)
@@ -230,14 +217,8 @@ def expansion_rows(name: str, K: int, which: str) -> tuple[list[dict], dict]:
             sweep[eta_c] = x
     eta_c = min(sweep)
     deviation = float(np.linalg.norm((sweep[eta_c] - x_star) / eta_c - slope))
-    row = {
-        "measured": deviation,
-        "bound": 0.01 * float(np.linalg.norm(slope)),
-        "instance": name,
-        "K": K,
-        "eta_s": eta / eta_c,
-        "check": "first-order coefficient of the distance",
-    }
+    where = {"instance": name, "K": K, "eta_s": eta / eta_c, "check": "first-order coefficient of the distance"}
+    point = (deviation, 0.01 * float(np.linalg.norm(slope)), where)
     info = {
         f"{name}, K={K}": {
             "||x'|| (predicted d/d eta_c of ||x_lim - x*||)": float(np.linalg.norm(slope)),
@@ -247,4 +228,4 @@ def expansion_rows(name: str, K: int, which: str) -> tuple[list[dict], dict]:
             },
         }
     }
-    return [row], info
+    return point, info

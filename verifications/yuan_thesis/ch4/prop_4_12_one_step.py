@@ -6,16 +6,12 @@ the variance step of its proof, exactly where a closed form exists (``psi = 0``:
 chi mean; Rademacher noise: exact enumeration) and by Monte Carlo otherwise.
 
 Instances and runs: :mod:`.dual_shadow`.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Assumption 4.1 at lines 1783-1818, Proposition 4.12 at
-1942-1946, the product step at 1980-1982, the quadratic maximum at 1986-1995.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import sympy as sp
@@ -23,7 +19,10 @@ from scipy import integrate, special
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.fit import mc_mean
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SCALED_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
@@ -32,7 +31,6 @@ from .dual_shadow import (
     ETA_FACTORS,
     PAPER,
     S_NOISE,
-    Collector,
     Instance,
     M,
     Path,
@@ -119,7 +117,7 @@ def _n_draws(ctx: Context) -> int:
 
 @claim(
     f"{PAPER}/prop-4.12",
-    source="Proposition 4.12, line 1946",
+    source="Proposition 4.12",
     statement="For eta_c <= 1/(4L), at a fixed state (conditioning on F^(r,k)): E[D~_{h_{r,k+1}}(x*, ybar^(r,k+1))] - "
     "D~_{h_{r,k}}(x*, ybar^(r,k)) + eta_c E[Phi(x^^(r,k+1)) - Phi(x*)] <= eta_c L (1/M) sum_m ||ybar^(r,k) - "
     "y_m^(r,k)||_*^2 + eta_c^2 sigma^2/M. States: three states of each eta_c = 1/(4L) run of eq-4.14 and, for "
@@ -129,9 +127,12 @@ def _n_draws(ctx: Context) -> int:
     expect="holds",
 )
 def prop_412(ctx: Context) -> Evidence:
+    """Fixed states of the eta_c = 1/(4L) runs of dual_shadow (and the synchronized state at x* for Gaussian noise):
+    exact Gaussian moments for psi = 0 with Euclidean h, otherwise Monte Carlo over one step's noise with a mean-zero
+    control variate and simultaneous 99% intervals."""
     rng = ctx.rng()
     items = []
-    for p in paths(ctx.quick):
+    for p in paths(ctx):
         if p.factor != ETA_FACTORS[0]:
             continue
         inst, eta = p.inst, p.eta
@@ -147,21 +148,15 @@ def prop_412(ctx: Context) -> Evidence:
             sample = after - before + eta * inst.phi_gap(s.xhat1) + eta * inner(s.e, s.xhat - inst.x_star)
             items.append((inst.name, st.label, sample, None, None, bound))
     family = sum(lo is None for *_, lo, _, _ in items)
-    measured, lo, hi = [], [], []
-    for _, _, sample, a, b, _ in items:
+    points = Points()
+    for name, state, sample, a, b, bound in items:
         if a is None:
             est = mc_mean(sample, confidence=CONFIDENCE, family_size=family)
             sample, a, b = float(est.mean), float(est.lo), float(est.hi)
-        measured.append(sample)
-        lo.append(a)
-        hi.append(b)
-    return Evidence(
-        measured=measured,
-        bound=[b for *_, b in items],
-        relation="<=",
-        interval=(lo, hi),
-        atol=1e-12,
-        grid={"instance": [i[0] for i in items], "state": [i[1] for i in items]},
+        points.add(sample, bound, interval=(a, b), instance=name, state=state)
+    return points.evidence(
+        "<=",
+        atol=1e-12,  # an absolute rounding floor for the exact entries and the Monte Carlo means
         witness={
             "draws per state (Monte Carlo entries)": _n_draws(ctx),
             "exact entries": "psi = 0, Euclidean h: everything is quadratic in the Gaussian noise (_exact_one_step)",
@@ -187,10 +182,11 @@ def _noncentral_chi_mean(a: np.ndarray, tau: float) -> float:
     return tau * _chi_mean_factor(d) * float(special.hyp1f1(-0.5, d / 2, -float(a @ a) / (2 * tau**2)))
 
 
-@cache
-def _toys() -> tuple[Instance, ...]:
-    """``F_m(x) = ||x - c_m||^2/2`` in ``d = 1, 2`` (M = 4, psi = 0, Gaussian noise s = 0.5): small-``d`` witnesses."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/dual-shadow:toys"))
+@family(f"{PAPER}/dual-shadow:toys")
+def _toys(fam: Family) -> tuple[Instance, ...]:
+    """``F_m(x) = ||x - c_m||^2/2`` in ``d = 1, 2`` (M = 4, psi = 0, Gaussian noise s = 0.5): small-``d`` witnesses
+    (one draw, the same in both profiles)."""
+    rng = fam.rng()
     out = []
     for d in (1, 2):
         c = rng.standard_normal((M, d))
@@ -221,13 +217,13 @@ def _product_items(ctx: Context):
     E||a + e||`` (non-central chi) and ``E||Delta||^2 = eta_c^2 (|a|^2 + d tau^2)``. Otherwise Monte Carlo samples.
     """
     rng = ctx.rng()
-    for p in paths(ctx.quick):
+    for p in paths(ctx):
         if p.factor != ETA_FACTORS[0]:
             continue
         inst = p.inst
         for st in _states(p):
             yield inst, st, p.eta, _step(inst, st, p.eta, _n_draws(ctx), rng)
-    for inst in _toys():  # psi = 0: the psi-weight t of the state plays no role
+    for inst in _toys(ctx):  # psi = 0: the psi-weight t of the state plays no role
         st = _State("synchronized at x*", np.broadcast_to(inst.consistent_dual(0.0), (M, inst.dim)), 0.0)
         yield inst, st, 1 / (4 * inst.L), _step(inst, st, 1 / (4 * inst.L), 2, rng)
 
@@ -256,7 +252,7 @@ def _is_exact(inst: Instance) -> bool:
 
 @claim(
     f"{PAPER}/prop-4.12:step-product",
-    source="proof of Proposition 4.12, line 1982 ('by definition of dual norm', 'by bounded variance assumption and "
+    source="proof of Proposition 4.12 ('by definition of dual norm', 'by bounded variance assumption and "
     "independence')",
     statement="The printed chain E<(1/M) sum_m (grad F_m(x_m) - grad f(x_m; xi_m)), x^^(r,k+1) - x^^(r,k)> <= "
     "E||(1/M) sum_m (...)||_* * E||x^^(r,k+1) - x^^(r,k)|| (link 1) <= (sigma/sqrt(M)) E||x^^(r,k+1) - x^^(r,k)|| "
@@ -266,9 +262,12 @@ def _is_exact(inst: Instance) -> bool:
     expect="fails",
 )
 def prop_412_product(ctx: Context) -> Evidence:
+    """The states of prop-4.12 and the synchronized optimum of two toy quadratics (d = 1, 2): exact for psi = 0 with
+    Euclidean h (Gaussian moments, non-central chi mean), otherwise Monte Carlo ratio intervals (simultaneous 99%);
+    measured: the left side over each right side of the printed chain, against 1."""
     items = list(_product_items(ctx))
     family = 3 * sum(not _is_exact(inst) for inst, *_ in items)
-    measured, lo, hi, grid = [], [], [], {"instance": [], "state": [], "link": []}
+    points = Points()
     for inst, st, eta, s in items:
         sig = np.sqrt(inst.sigma2 / inst.M)
         if _is_exact(inst):
@@ -287,19 +286,11 @@ def prop_412_product(ctx: Context) -> Evidence:
                 (float(t.mean / (sig * nd.mean)), _ratio_interval(t, sig * nd.lo, sig * nd.hi)),
             )
         for (value, (a, b)), link in zip(rows, ("1: E||.||_* E||Delta||", "2: (sigma/sqrt M) E||Delta||")):
-            measured.append(value)
-            lo.append(a)
-            hi.append(b)
-            grid["instance"].append(inst.name)
-            grid["state"].append(st.label)
-            grid["link"].append(link)
-    return Evidence(
-        measured=measured,
+            points.add(value, interval=(a, b), instance=inst.name, state=st.label, link=link)
+    return points.evidence(
+        "<=",
         bound=1.0,
-        relation="<=",
-        interval=(lo, hi),
-        atol=1e-12,
-        grid=grid,
+        atol=SCALED_ROUNDING,
         witness={
             "why": "link 1 bounds E[<-e, Delta>] by E||e||_* E||Delta||, a product of expectations; the valid bound is "
             "E[||e||_* ||Delta||] (or Cauchy-Schwarz). Delta = x^^(r,k+1) - x^^(r,k) moves with the noise e, so they "
@@ -315,7 +306,7 @@ def prop_412_product(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-4.12:step-product-corrected",
-    source="proof of Proposition 4.12, line 1982, with Cauchy-Schwarz in place of the product of expectations",
+    source="proof of Proposition 4.12, with Cauchy-Schwarz in place of the product of expectations",
     statement="Corrected (inner-product norms): E<(1/M) sum_m (grad F_m(x_m) - grad f(x_m; xi_m)), x^^(r,k+1) - "
     "x^^(r,k)> <= (sigma/sqrt(M)) sqrt(E||x^^(r,k+1) - x^^(r,k)||^2); then -(1/4) E||Delta||^2 + eta_c (sigma/sqrt(M)) "
     "sqrt(E||Delta||^2) <= eta_c^2 sigma^2/M still gives Proposition 4.12. States of prop-4.12:step-product for the "
@@ -323,9 +314,11 @@ def prop_412_product(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_412_product_corrected(ctx: Context) -> Evidence:
+    """The Euclidean states of prop-4.12:step-product: the left side over (sigma/sqrt(M)) sqrt(E||Delta||^2), exact
+    for psi = 0 (Gaussian moments), otherwise a Monte Carlo ratio interval (simultaneous 99%), against 1."""
     items = [it for it in _product_items(ctx) if it[0].euclidean]
     family = 2 * sum(not _is_exact(inst) for inst, *_ in items)
-    measured, lo, hi, grid = [], [], [], {"instance": [], "state": []}
+    points = Points()
     for inst, st, eta, s in items:
         sig = np.sqrt(inst.sigma2 / inst.M)
         if _is_exact(inst):
@@ -340,18 +333,11 @@ def prop_412_product_corrected(ctx: Context) -> Evidence:
             )
             value = float(t.mean / (sig * np.sqrt(n2.mean)))
             a, b = _ratio_interval(t, sig * np.sqrt(max(n2.lo, 0.0)), sig * np.sqrt(n2.hi))
-        measured.append(value)
-        lo.append(a)
-        hi.append(b)
-        grid["instance"].append(inst.name)
-        grid["state"].append(st.label)
-    return Evidence(
-        measured=measured,
+        points.add(value, interval=(a, b), instance=inst.name, state=st.label)
+    return points.evidence(
+        "<=",
         bound=1.0,
-        relation="<=",
-        interval=(lo, hi),
-        atol=1e-12,
-        grid=grid,
+        atol=SCALED_ROUNDING,
         witness={
             "tightness": "psi = 0 at a state with (1/M) sum_m grad F_m(x_m) = 0: equality (ratio 1)",
             "scope": "Euclidean norm only: in the l1/l_inf geometry E||(1/M) sum eps_m||_inf^2 can exceed sigma^2/M "
@@ -407,8 +393,8 @@ def _gauss_linf(d: int) -> tuple[float, float]:
 
 @claim(
     f"{PAPER}/prop-4.12:step-variance",
-    source="proof of Proposition 4.12, line 1982 ('by bounded variance assumption and independence'); Assumption "
-    "4.1(d), line 1814 (any norm)",
+    source="proof of Proposition 4.12 ('by bounded variance assumption and independence'); Assumption 4.1(d) (any "
+    "norm)",
     statement="E||(1/M) sum_m eps_m||_* <= sigma/sqrt(M) for independent mean-zero eps_m with E||eps_m||_*^2 <= "
     "sigma^2 (sigma^2 taken as E||eps_m||_*^2, the smallest admissible). Norm pairs l2/l2 and l1/l_inf; noise laws: "
     "Gaussian N(0, I_d) and Rademacher uniform on {-1, 1}^d; d in {2, 10, 1000}, M in {1, 2, 10, 100}. Exact: "
@@ -417,27 +403,26 @@ def _gauss_linf(d: int) -> tuple[float, float]:
     expect="fails",
 )
 def prop_412_variance(ctx: Context) -> Evidence:
+    """E||(1/M) sum_m eps_m||_* / (sigma/sqrt(M)) for Gaussian and Rademacher noise in the l2 and l_inf norms:
+    Gamma functions, 1-D quadrature of the law of max |Z_i| and exact rational enumeration of the Rademacher laws,
+    against 1."""
     dims, Ms = ((2, 10, 1000), (1, 2, 10, 100)) if ctx.quick else ((2, 10, 100, 1000), (1, 2, 4, 10, 100))
-    c = Collector("norm", "noise", "d", "M")
+    points = Points()
     exact = {}
     for d in dims:
         m1, m2 = _gauss_linf(d)
         for M_ in Ms:
-            c.add(_chi_mean_factor(d) / np.sqrt(d), 1.0, norm="l2", noise="Gaussian", d=d, M=M_)
-            c.add(m1 / np.sqrt(m2), 1.0, norm="l_inf (dual of l1)", noise="Gaussian", d=d, M=M_)
+            points.add(_chi_mean_factor(d) / np.sqrt(d), 1.0, norm="l2", noise="Gaussian", d=d, M=M_)
+            points.add(m1 / np.sqrt(m2), 1.0, norm="l_inf (dual of l1)", noise="Gaussian", d=d, M=M_)
             value = _rademacher_linf(d, M_)
             if d <= 10 and M_ <= 10:
                 exact[f"Rademacher l_inf, d = {d}, M = {M_}: E||avg||_inf"] = str(value)
-            c.add(float(value) * np.sqrt(M_), 1.0, norm="l_inf (dual of l1)", noise="Rademacher", d=d, M=M_)
+            points.add(float(value) * np.sqrt(M_), 1.0, norm="l_inf (dual of l1)", noise="Rademacher", d=d, M=M_)
             if d <= 10 and M_ <= 10:
-                c.add(_rademacher_l2(d, M_) * np.sqrt(M_ / d), 1.0, norm="l2", noise="Rademacher", d=d, M=M_)
-    m, b = c.arrays()
-    return Evidence(
-        measured=m,
-        bound=b,
-        relation="<=",
-        atol=1e-10,
-        grid=c.grid,
+                points.add(_rademacher_l2(d, M_) * np.sqrt(M_ / d), 1.0, norm="l2", noise="Rademacher", d=d, M=M_)
+    return points.evidence(
+        "<=",
+        atol=1e-10,  # the quadrature's 1e-12 and the float64 rounding of the Gamma-function and exact means
         witness={
             "why": "in an inner-product norm E||avg||^2 = (1/M^2) sum_m E||eps_m||^2 <= sigma^2/M (cross terms "
             "vanish); in l_inf they do not: Rademacher eps_m have ||eps_m||_inf = 1 (sigma = 1) but ||avg||_inf = "

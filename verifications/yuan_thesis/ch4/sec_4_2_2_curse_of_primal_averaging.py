@@ -1,22 +1,19 @@
 """The curse of primal averaging (section 4.2.2), FedDualAvg's answer to it (section 4.2.3) and Figure 1.1.
 
-Two verbal examples (lines 1759-1769, Figure 1.1 at line 85) are made exact with clients ``F_m(x) = ||x - c_m||^2/2``
+Two verbal examples (Section 4.2.2 and Figure 1.1) are made exact with clients ``F_m(x) = ||x - c_m||^2/2``
 (:mod:`fedtheory.problems.primal_averaging`): every client solution is ``prox_psi(c_m)``, the optimum is
 ``prox_psi(mean_m c_m)``, and FedMiD (eta_s = 1) / FedDualAvg (eta_s = 1) are run to their server limits.
 
-* curved constraint (spec 4.1): ``psi`` the indicator of the unit ball, the spec instance ``c = (3, +-1)`` and seeded
-  random instances with every ``c_m`` and ``mean_m c_m`` outside the ball (so the client solutions and ``x*`` lie on
-  the sphere); FedMiD ``eta_c = 0.5, K = 50``, FedDualAvg ``eta_c = 0.2, K = 50`` (spec V17);
-* sparse clients (spec 4.2): ``psi = theta ||.||_1``, the spec 2-D instance ``c = (2, 0), (2, 1.5)``, a
+* curved constraint: ``psi`` the indicator of the unit ball, our instance ``c = (3, +-1)`` (named "spec" in the
+  grids) and seeded random instances with every ``c_m`` and ``mean_m c_m`` outside the ball (so the client solutions
+  and ``x*`` lie on the sphere); FedMiD ``eta_c = 0.5, K = 50``, FedDualAvg ``eta_c = 0.2, K = 50`` (our choice);
+* sparse clients: ``psi = theta ||.||_1``, our 2-D instance ``c = (2, 0), (2, 1.5)`` (named "spec 2-D"), a
   shared-plus-private instance (a common support plus one private block per client, the Figure 1.1 picture) and
   seeded random sparse clients; FedMiD ``(eta_c, K) in {(0.5, 50), (0.1, 5)}``, FedDualAvg ``eta_c = 0.2``,
   ``K in {50, 5, 1}``. Densities count ``|x_i| >= 1e-9`` (the proximal maps give exact zeros; the counts at the
   thesis's cutoff 1e-2 and the authors' code's 1e-4 are in the witnesses).
 
 The runs to the limit (``period``, the limit test) and the distances: :mod:`.limit_points`.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Figure 1.1 at line 85, section 4.2.2 at 1759-1769, section
-4.2.3 at 1775; Algorithms 5-6 at lines 1732, 1787.
 """
 
 from __future__ import annotations
@@ -26,6 +23,8 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import ExactGradient
 from fedtheory.problems import AveragingExample
 from fedtheory.regularizers import L1, L2Ball
@@ -33,9 +32,7 @@ from fedtheory.regularizers import L1, L2Ball
 from .averaging_examples import curved_constraint, sparse_averaging
 from .limit_points import (
     PAPER,
-    RTOL,
     distance,
-    distance_evidence,
     run_to_limit,
 )
 
@@ -46,14 +43,14 @@ THESIS_CUTOFFS = (1e-2, 1e-4)
 # --------------------------------------------------------------------------------------------------
 # the two examples of section 4.2.2 and Figure 1.1
 # --------------------------------------------------------------------------------------------------
-FEDMID_CURVED = (0.5, 50)  # (eta_c, K), spec V17
+FEDMID_CURVED = (0.5, 50)  # (eta_c, K), our choice
 FEDDUALAVG_CURVED = (0.2, 50)
 FEDMID_SPARSE = ((0.5, 50), (0.1, 5))
 
 
 def _curved_instances(ctx: Context) -> dict[str, AveragingExample]:
-    """The spec instance and seeded random ones: ``c_m = 2.5 (u + 0.4 g_m)`` (``u`` a random unit vector, ``g_m``
-    standard normal), redrawn until every ``||c_m||`` and ``||mean c_m||`` exceed the radius 1 by 1e-3."""
+    """Our instance ``c = (3, +-1)`` and seeded random ones: ``c_m = 2.5 (u + 0.4 g_m)`` (``u`` a random unit vector,
+    ``g_m`` standard normal), redrawn until every ``||c_m||`` and ``||mean c_m||`` exceed the radius 1 by 1e-3."""
     rng = np.random.default_rng(seed_for(f"{PAPER}/sec-4.2.2:curved"))
     out = {"spec (d=2, M=2)": curved_constraint()}
     shapes = [(2, 3), (3, 4), (10, 8)] if ctx.quick else [(2, 3), (3, 4), (10, 8)] * 3 + [(50, 16)]
@@ -88,36 +85,36 @@ def _check_boundary_hypotheses(ex: AveragingExample) -> dict:
 
 @claim(
     f"{PAPER}/sec-4.2.2:curved",
-    source="Section 4.2.2, lines 1761-1765",
+    source="Section 4.2.2 (the curved-boundary example)",
     statement="Client solutions on the sphere (psi the indicator of the unit ball, F_m = ||x - c_m||^2/2 with every "
     "c_m and mean c_m outside the ball, so x* = Proj(mean c_m) is on the sphere too) average to a point off the "
-    "sphere and away from x*, and FedMiD's server limit (eta_s = 1, eta_c = 0.5, K = 50) is that point: spec "
+    "sphere and away from x*, and FedMiD's server limit (eta_s = 1, eta_c = 0.5, K = 50) is that point: "
     "instance c = (3, +-1) and seeded random instances (d, M) in {(2, 3), (3, 4), (10, 8)} (full: 3 draws each and "
     "(50, 16)); measured radius - ||average||, radius - ||x_FedMiD|| and ||x_FedMiD - x*||, each > 1e-9.",
     expect="holds",
     figure="curse-curved",
 )
 def curved(ctx: Context) -> Evidence:
+    """Exact averaging examples (client solutions Proj(c_m), x* = Proj(mean c_m)) with FedMiD run to its
+    deterministic server limit (float64): the three distances, each against 1e-9."""
     examples = _curved_instances(ctx)
-    measured, grid, info = [], {"instance": [], "quantity": []}, {}
+    points, info = Points(), {}
     for label, ex in examples.items():
         rho = ex.regularizer.radius
-        points, rounds, period = _run_example(ex, "FedMiD", *FEDMID_CURVED)
+        lim, rounds, period = _run_example(ex, "FedMiD", *FEDMID_CURVED)
         values = {
             "radius - ||mean of client solutions||": rho - float(np.linalg.norm(ex.client_average)),
-            "radius - ||FedMiD limit||": rho - float(np.max(np.linalg.norm(points, axis=1))),
-            "||FedMiD limit - x*||": float(np.min(np.linalg.norm(points - ex.x_star, axis=1))),
+            "radius - ||FedMiD limit||": rho - float(np.max(np.linalg.norm(lim, axis=1))),
+            "||FedMiD limit - x*||": float(np.min(np.linalg.norm(lim - ex.x_star, axis=1))),
         }
         for name, value in values.items():
-            measured.append(value)
-            grid["instance"].append(label)
-            grid["quantity"].append(name)
+            points.add(value, instance=label, quantity=name)
         info[label] = {
             **_check_boundary_hypotheses(ex),
             **values,
             "FedMiD rounds / period": [rounds, period],
-            "||FedMiD limit - mean of client solutions||": distance(points, ex.client_average),
-            "distance to the ball: FedMiD limit": float(max(0.0, np.linalg.norm(points[-1]) - rho)),
+            "||FedMiD limit - mean of client solutions||": distance(lim, ex.client_average),
+            "distance to the ball: FedMiD limit": float(max(0.0, np.linalg.norm(lim[-1]) - rho)),
         }
         if ex.targets.shape == (2, 2):
             u = ex.client_solutions / rho
@@ -126,15 +123,13 @@ def curved(ctx: Context) -> Evidence:
                 rho * float(np.cos(np.arccos(np.clip(u[0] @ u[1], -1, 1)) / 2)),
             ]
     info["FedDualAvg on the same instances"] = "sec-4.2.3:curved"
-    path = ctx.figure_path("curse-curved")
-    if path is not None:
-        _draw_curved(examples, path)
-    return Evidence(measured=measured, bound=RTOL, relation=">", grid=grid, witness=info)
+    ctx.draw(_draw_curved, examples)
+    return points.evidence(">", bound=ROUNDING, witness=info)
 
 
-def _draw_curved(examples: dict[str, AveragingExample], path) -> None:
-    """Zoom on x* for the spec instance and the first planar random one: the unit circle, client solutions, their
-    mean (FedMiD's limit), x* and the server iterates of FedMiD and FedDualAvg (first 30 rounds)."""
+def _draw_curved(path, examples: dict[str, AveragingExample]) -> None:
+    """Zoom on x* for the instance c = (3, +-1) and the first planar random one: the unit circle, client solutions,
+    their mean (FedMiD's limit), x* and the server iterates of FedMiD and FedDualAvg (first 30 rounds)."""
     planar = [k for k, ex in examples.items() if ex.targets.shape[1] == 2][:2]
     fig, axes = plotting.figure(1, len(planar), width=3.3, height=3.3)
     for ax, label in zip(np.atleast_1d(axes), planar):
@@ -161,35 +156,25 @@ def _draw_curved(examples: dict[str, AveragingExample], path) -> None:
 
 @claim(
     f"{PAPER}/sec-4.2.3:curved",
-    source="Section 4.2.3, line 1775 ('provably addresses the curse of primal averaging'); Algorithm 6, line 1787",
+    source="Section 4.2.3 ('provably addresses the curse of primal averaging'); Algorithm 6",
     statement="On the instances of sec-4.2.2:curved FedDualAvg (eta_s = 1, eta_c = 0.2, K = 50) keeps its server "
     "primal on the sphere (| ||x^(R,0)|| - radius | <= 1e-12) and converges to x* (||x^(R,0) - x*|| at most half "
     "its value at R/8, or below 1e-9: the convergence is polynomial, no finite-time limit); R = 64 (full 1024).",
     expect="holds",
 )
 def curved_dual(ctx: Context) -> Evidence:
+    """FedDualAvg (eta_s = 1, float64) for R rounds on the instances of sec-4.2.2:curved: the distance of the server
+    primal to the sphere against 1e-12 radius, and its distance to the exact x* against half its value at R/8."""
     R = 64 if ctx.quick else 1024
-    rows, info = [], {}
+    points, info = Points(), {}
     for label, ex in _curved_instances(ctx).items():
         rho = ex.regularizer.radius
         tr = _run_example(ex, "FedDualAvg", *FEDDUALAVG_CURVED, R=R)
         dist = np.linalg.norm(tr.x[:, 0] - ex.x_star, axis=-1)
-        rows.append(
-            {
-                "measured": float(abs(np.linalg.norm(tr.x[-1, 0]) - rho)),
-                "bound": 1e-12 * rho,
-                "instance": label,
-                "check": "| ||x^(R,0)|| - radius |",
-            }
-        )
-        rows.append(
-            {
-                "measured": float(dist[-1]),
-                "bound": max(float(dist[R // 8]) / 2, RTOL),
-                "instance": label,
-                "check": "||x^(R,0) - x*|| vs half its value at R/8",
-            }
-        )
+        off_sphere = float(abs(np.linalg.norm(tr.x[-1, 0]) - rho))
+        points.add(off_sphere, 1e-12 * rho, instance=label, check="| ||x^(R,0)|| - radius |")
+        halved = max(float(dist[R // 8]) / 2, ROUNDING)
+        points.add(float(dist[-1]), halved, instance=label, check="||x^(R,0) - x*|| vs half its value at R/8")
         info[label] = {
             f"||x^(r,0) - x*|| at r = {R // 8}, {R // 2}, {R}": [
                 float(dist[R // 8]),
@@ -197,12 +182,12 @@ def curved_dual(ctx: Context) -> Evidence:
                 float(dist[-1]),
             ]
         }
-    return distance_evidence(rows, info)
+    return points.evidence("<=", witness=info)
 
 
 def _sparse_instances(ctx: Context) -> dict[str, AveragingExample]:
-    """Spec 4.2's 2-D instance, the shared-plus-private instance of Figure 1.1 (:func:`_shared_private`), disjoint
-    blocks (spec 4.2) and seeded random clients ``c_m ~ 1.5 N(0, I_50)``, ``theta = 1``, M in {2, 4, 8}."""
+    """Our 2-D instance, the shared-plus-private instance of Figure 1.1 (:func:`_shared_private`) and seeded random
+    clients ``c_m ~ 1.5 N(0, I_50)``, ``theta = 1``, M in {2, 4, 8}."""
     rng = np.random.default_rng(seed_for(f"{PAPER}/sec-4.2.2:sparse"))
     out = {
         "spec 2-D (a = 2, theta = 1)": sparse_averaging(2.0, 1.0),
@@ -230,26 +215,26 @@ def _nnz(x, cutoff: float = CUTOFF) -> int:
 
 @claim(
     f"{PAPER}/sec-4.2.2:sparse",
-    source="Section 4.2.2, line 1767; Figure 1.1 caption, line 85",
+    source="Section 4.2.2 (the sparsity example); the caption of Figure 1.1",
     statement="Sparse client solutions (F_m = ||x - c_m||^2/2, psi = theta||.||_1, client solution S_theta(c_m)) "
     "average to a denser vector: nnz(mean of client solutions) > nnz(x*) (x* = S_theta(mean c_m), the sparse "
     "solution the server should return) and > max_m nnz(client solution) whenever no client's support contains all "
-    "the others (reading of 'invariably': with nested supports, e.g. spec 4.2's 2-D instance, the densest client is "
-    "as dense as the mean); |x_i| >= 1e-9 counted; spec 4.2's 2-D instance, the Figure 1.1 shared-plus-private "
+    "the others (reading of 'invariably': with nested supports, e.g. the 2-D instance, the densest client is "
+    "as dense as the mean); |x_i| >= 1e-9 counted; the 2-D instance, the Figure 1.1 shared-plus-private "
     "instance and seeded random clients (d = 50, M in {2, 4, 8}; full also 16, 32).",
     expect="holds",
 )
 def sparse(ctx: Context) -> Evidence:
-    measured, bound, grid, info = [], [], {"instance": [], "compared with": []}, {}
+    """Exact averaging examples with psi = theta||.||_1 (client solutions S_theta(c_m), x* = S_theta(mean c_m)):
+    exact non-zero counts of the mean of the client solutions against those of x* and of the densest client. Reading
+    of 'invariably': the densest client is compared only when no client's support contains all the others."""
+    points, info = Points(), {}
     for label, ex in _sparse_instances(ctx).items():
         client = [_nnz(x) for x in ex.client_solutions]
         supports = ex.client_solutions != 0
         nested = bool(np.any(np.all(supports >= np.any(supports, axis=0), axis=1)))
         for name, value in [("x*", _nnz(ex.x_star))] + ([] if nested else [("densest client", max(client))]):
-            measured.append(_nnz(ex.client_average))
-            bound.append(value)
-            grid["instance"].append(label)
-            grid["compared with"].append(name)
+            points.add(_nnz(ex.client_average), value, instance=label, **{"compared with": name})
         entry = {
             "nnz per client solution": client,
             "one client's support contains all the others": nested,
@@ -261,10 +246,10 @@ def sparse(ctx: Context) -> Evidence:
             "d": ex.targets.shape[1],
         }
         for eta_c, K in FEDMID_SPARSE:
-            points, _, period = _run_example(ex, "FedMiD", eta_c, K)
+            lim, _, period = _run_example(ex, "FedMiD", eta_c, K)
             entry[f"FedMiD (eta_c={eta_c}, K={K}) limit: nnz, ||x - x*||, period"] = [
-                _nnz(points[-1]),
-                distance(points, ex.x_star),
+                _nnz(lim[-1]),
+                distance(lim, ex.x_star),
                 period,
             ]
         info[label] = entry
@@ -273,12 +258,12 @@ def sparse(ctx: Context) -> Evidence:
         "re-thresholds it, so FedMiD's deterministic limit is sparse but biased towards argmin F + 2 theta||.||_1 "
         "(limit:fedmid); FedDualAvg on the same instances: sec-4.2.3:sparse"
     )
-    return Evidence(measured=measured, bound=bound, relation=">", grid=grid, witness=info)
+    return points.evidence(">", witness=info)
 
 
 @claim(
     f"{PAPER}/sec-4.2.3:sparse",
-    source="Section 4.2.3, line 1775 ('provably addresses the curse of primal averaging'); Algorithm 6, line 1787",
+    source="Section 4.2.3 ('provably addresses the curse of primal averaging'); Algorithm 6",
     statement="On the instances of sec-4.2.2:sparse FedDualAvg's deterministic server limit (eta_s = 1, (eta_c, K) "
     "in {(0.2, 50), (0.2, 5), (0.2, 1)}) is never densified: its support is contained in supp x* (measured the "
     "number of non-zeros outside supp x*, bound 0); at K = 1 (minibatch dual averaging) it is x* (||x_lim - x*|| <= "
@@ -286,38 +271,22 @@ def sparse(ctx: Context) -> Evidence:
     expect="holds",
 )
 def sparse_dual(ctx: Context) -> Evidence:
-    rows, info = [], {}
+    """FedDualAvg (eta_s = 1) run to its deterministic server limit on the instances of sec-4.2.2:sparse: exact counts
+    of non-zeros outside supp x* against 0, and at K = 1 the distance to the exact x* against 1e-9 max(1, ||x*||)."""
+    points, info = Points(), {}
     for label, ex in _sparse_instances(ctx).items():
         outside = ex.x_star == 0
         for eta_c, K in ((0.2, 50), (0.2, 5), (0.2, 1)):
-            points, rounds, period = _run_example(ex, "FedDualAvg", eta_c, K)
-            x = points[-1]
-            rows.append(
-                {
-                    "measured": _nnz(x[outside]),
-                    "bound": 0,
-                    "instance": label,
-                    "eta_c": eta_c,
-                    "K": K,
-                    "period": period,
-                    "check": "non-zeros outside supp x*",
-                }
-            )
+            lim, rounds, period = _run_example(ex, "FedDualAvg", eta_c, K)
+            x = lim[-1]
+            where = {"instance": label, "eta_c": eta_c, "K": K, "period": period}
+            points.add(_nnz(x[outside]), 0, **where, check="non-zeros outside supp x*")
             if K == 1:
-                rows.append(
-                    {
-                        "measured": distance(points, ex.x_star),
-                        "bound": RTOL * max(1.0, np.linalg.norm(ex.x_star)),
-                        "instance": label,
-                        "eta_c": eta_c,
-                        "K": K,
-                        "period": period,
-                        "check": "||x_lim - x*||",
-                    }
-                )
+                tol = ROUNDING * max(1.0, np.linalg.norm(ex.x_star))
+                points.add(distance(lim, ex.x_star), tol, **where, check="||x_lim - x*||")
             info[f"{label}, eta_c={eta_c}, K={K}"] = {
                 "nnz(x_lim), nnz(x*)": [_nnz(x), _nnz(ex.x_star)],
-                "||x_lim - x*||": distance(points, ex.x_star),
+                "||x_lim - x*||": distance(lim, ex.x_star),
                 "rounds": rounds,
             }
     info["reading"] = (
@@ -325,12 +294,12 @@ def sparse_dual(ctx: Context) -> Evidence:
         "14 eta_c^2 L K^2 zeta^2 term of Theorem 4.7); it is x* on the instances whose client optima keep x*'s sign "
         "pattern (spec 2-D, shared + private)"
     )
-    return distance_evidence(rows, info)
+    return points.evidence("<=", witness=info)
 
 
 @claim(
     f"{PAPER}/fig-1.1",
-    source="Figure 1.1, line 85 (image only; caption and lines 80, 87)",
+    source="Figure 1.1 (image only; its caption and the paragraphs around it)",
     statement="Figure 1.1's picture on the shared-plus-private instance (M = 4 clients, d = 20, 4 shared and 4 "
     "private coordinates per client, theta = 1): each client solution has 8 non-zeros, their average 20 (the union "
     "of the supports, 2.5x denser), x* and FedDualAvg's limit (eta_s = 1, eta_c = 0.2, K = 50) 4; exact counts.",
@@ -338,15 +307,15 @@ def sparse_dual(ctx: Context) -> Evidence:
     figure="fig-1.1",
 )
 def fig_1_1(ctx: Context) -> Evidence:
+    """The shared-plus-private instance (exact client solutions, mean and x*) and FedDualAvg's deterministic limit:
+    exact non-zero counts against the figure's."""
     ex = _shared_private()
     dual, _, _ = _run_example(ex, "FedDualAvg", *FEDDUALAVG_CURVED)
     mid, _, _ = _run_example(ex, "FedMiD", *FEDMID_SPARSE[1])
     rows = {f"client {m + 1}": x for m, x in enumerate(ex.client_solutions)}
     rows |= {"mean of clients": ex.client_average, "x*": ex.x_star, "FedDualAvg limit": dual[-1]}
     expected = {f"client {m + 1}": 8 for m in range(4)} | {"mean of clients": 20, "x*": 4, "FedDualAvg limit": 4}
-    path = ctx.figure_path("fig-1.1")
-    if path is not None:
-        _draw_sparse(rows | {"FedMiD limit (eta_c=0.1, K=5)": mid[-1]}, path)
+    ctx.draw(_draw_sparse, rows | {"FedMiD limit (eta_c=0.1, K=5)": mid[-1]})
     return Evidence(
         measured=[_nnz(x) for x in rows.values()],
         bound=list(expected.values()),
@@ -356,7 +325,7 @@ def fig_1_1(ctx: Context) -> Evidence:
     )
 
 
-def _draw_sparse(rows: dict[str, np.ndarray], path) -> None:
+def _draw_sparse(path, rows: dict[str, np.ndarray]) -> None:
     """``|x_i|`` per vector (rows) and coordinate (columns); exact zeros blank."""
     values = np.array([np.abs(x) for x in rows.values()])
     fig, ax = plotting.figure(width=6.4, height=3.0)

@@ -3,9 +3,6 @@ psi = 0.3 ||.||_1, with the closed-form limit of the restricted FedAvg fixed poi
 
 Instances Q-hom, Q-idH, Q-het, the step sizes of Theorem C.13, the limit test and the closed forms:
 :mod:`.limit_points`.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Algorithm 6 at line 1787, Theorem 4.3 at 1830, Theorem 4.7 at
-1878, Theorem C.13 at 4631.
 """
 
 from __future__ import annotations
@@ -14,6 +11,7 @@ import numpy as np
 
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
 from fedtheory.oracles import ExactGradient
 
 from .limit_points import (
@@ -22,8 +20,7 @@ from .limit_points import (
     c13_params,
     clients,
     distance,
-    distance_evidence,
-    expansion_rows,
+    expansion,
     feddualavg_l1_limit,
     limit,
     limit_grid,
@@ -38,7 +35,7 @@ from .limit_points import (
 # --------------------------------------------------------------------------------------------------
 @claim(
     f"{PAPER}/limit:feddualavg",
-    source="Theorem 4.3, line 1830 (Theorem C.13, line 4631; Theorem 4.7, line 1878), sigma = 0",
+    source="Theorem 4.3 (Theorem C.13; Theorem 4.7), sigma = 0",
     statement="With exact gradients the server limit of FedDualAvg (Algorithm 6) is argmin F + 0.3||.||_1 for "
     "eta = eta_s eta_c = 1/(4KL) and every eta_c = eta/eta_s below some eta_c^max > 0 (Theorem C.13: eta_c^max "
     "depends on eta and x^(0,0) only, so B^2/(eta K R) -> 0 forces the limit; Theorem 4.7 with zeta = 0 at "
@@ -47,25 +44,19 @@ from .limit_points import (
     expect="fails",
 )
 def limit_feddualavg(ctx: Context) -> Evidence:
-    rows, info = [], {}
+    """Deterministic FedDualAvg runs (exact gradients, Theorem C.13's step sizes) to their server limit on Q-hom,
+    Q-idH and Q-het; the distance to the certified CVXPY optimum argmin F + 0.3||.||_1 against its certified distance
+    bound plus 1e-9 max(1, ||x*||). The closed-form limit's sweep eta_c -> 0 is reported."""
+    points, info = Points(), {}
     for name, K, eta_s in limit_grid(ctx):
-        x_star, tol = optimum(name, "l1")
-        points, rounds, period = limit(name, "l1", "FedDualAvg", K, eta_s)
-        rows.append(
-            {
-                "measured": distance(points, x_star),
-                "bound": tol,
-                "instance": name,
-                "K": K,
-                "eta_s": eta_s,
-                "period": period,
-            }
-        )
-        info[f"{name}, K={K}, eta_s={eta_s}"] = {"rounds": rounds, "||x_lim - x*||": rows[-1]["measured"]}
-    _, sweep = expansion_rows("Q-het", 5, "FedDualAvg")
-    return distance_evidence(
-        rows,
-        {
+        x_star, tol = optimum(ctx, name, "l1")
+        lim, rounds, period = limit(ctx, name, "l1", "FedDualAvg", K, eta_s)
+        points.add(distance(lim, x_star), tol, instance=name, K=K, eta_s=eta_s, period=period)
+        info[f"{name}, K={K}, eta_s={eta_s}"] = {"rounds": rounds, "||x_lim - x*||": points.measured[-1]}
+    _, sweep = expansion(ctx, "Q-het", 5, "FedDualAvg")
+    return points.evidence(
+        "<=",
+        witness={
             "runs": info,
             "eta_c -> 0 (closed form, eta = 1/(4KL) fixed, eta_s = 4^j)": sweep,
             "reading": "Q-het (different client Hessians) with K = 5: the limit is FedAvg's fixed point on supp x* "
@@ -77,7 +68,7 @@ def limit_feddualavg(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/limit:feddualavg-corrected",
-    source="Algorithm 6, line 1787; spec section 4.4 (closed forms)",
+    source="Algorithm 6 (closed forms derived by us)",
     statement="FedDualAvg's deterministic limit for psi = 0.3||.||_1 equals FedAvg's fixed point for the clients "
     "restricted to S = supp x* with linear terms c_{m,S} - lam sign(x*_S) (x* itself when the clients share a "
     "Hessian or K = 1) wherever that regime is self-consistent (no client coordinate on S changes sign within the "
@@ -88,30 +79,25 @@ def limit_feddualavg(ctx: Context) -> Evidence:
     expect="holds",
 )
 def limit_feddualavg_corrected(ctx: Context) -> Evidence:
-    rows, outside = [], {}
+    """The runs of limit:feddualavg against the closed-form limit (FedAvg's fixed point on supp x*) where its regime
+    is self-consistent, and the closed form's first-order coefficient in eta_c at eta_c = eta/4^6 on Q-het, K = 5
+    (float64)."""
+    points, outside = Points(), {}
     for name, K, eta_s in limit_grid(ctx):
-        problem = limit_quadratics()[name]
-        x_star, tol = optimum(name, "l1")
-        points, _, period = limit(name, "l1", "FedDualAvg", K, eta_s)
+        problem = limit_quadratics(ctx)[name]
+        x_star, tol = optimum(ctx, name, "l1")
+        lim, _, period = limit(ctx, name, "l1", "FedDualAvg", K, eta_s)
         closed = feddualavg_l1_limit(problem, LAM, 1 / (4 * K * problem.L * eta_s), K, x_star)
         if closed is None:
-            outside[f"{name}, K={K}, eta_s={eta_s}"] = {"x_lim": points.tolist(), "x*": x_star.tolist()}
+            outside[f"{name}, K={K}, eta_s={eta_s}"] = {"x_lim": lim.tolist(), "x*": x_star.tolist()}
             continue
-        rows.append(
-            {
-                "measured": distance(points, closed),
-                "bound": tol,
-                "instance": name,
-                "K": K,
-                "eta_s": eta_s,
-                "period": period,
-                "check": "simulated limit = closed form",
-            }
-        )
-    expansion, sweep = expansion_rows("Q-het", 5, "FedDualAvg")
-    return distance_evidence(
-        rows + expansion,
-        {
+        check = "simulated limit = closed form"
+        points.add(distance(lim, closed), tol, instance=name, K=K, eta_s=eta_s, period=period, check=check)
+    (deviation, bound, where), sweep = expansion(ctx, "Q-het", 5, "FedDualAvg")
+    points.add(deviation, bound, **where, period=None)
+    return points.evidence(
+        "<=",
+        witness={
             "eta_c -> 0 (closed form)": sweep,
             "outside the closed form's regime (a client coordinate changes sign)": outside,
         },
@@ -120,36 +106,31 @@ def limit_feddualavg_corrected(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/limit:feddualavg-ball",
-    source="Theorem 4.3, line 1830 (Theorem C.13, line 4631; Theorem 4.7, line 1878), sigma = 0",
+    source="Theorem 4.3 (Theorem C.13; Theorem 4.7), sigma = 0",
     statement="With psi the indicator of the ball of radius 0.5||argmin F||, FedDualAvg's server primal converges to "
-    "argmin_C F: the consistent dual state of spec 4.4 (identical clients) is mapped to x* in one round (bound "
+    "argmin_C F: the consistent dual state (identical clients) is mapped to x* in one round (bound "
     "distance_bound + 1e-9 max(1, ||x*||)), and from x^(0,0) = 0 the distance to x* at round R is at most half the "
     "distance at R/8 (or at rounding level; the convergence is polynomial, no finite-time limit): Q-hom and Q-het, "
     "K = 5, eta_s = 1, eta_c = 1/(4KL), R = 1024 (full: also K = 1, eta_s = 4, R = 8192).",
     expect="holds",
 )
 def limit_feddualavg_ball(ctx: Context) -> Evidence:
+    """Deterministic FedDualAvg runs with the ball on Q-hom and Q-het (float64): the distance to the certified CVXPY
+    optimum at R against half its value at R/8 (or the optimum's tolerance), and on Q-hom one round from the consistent
+    dual state at x* against that tolerance."""
     R = 1024 if ctx.quick else 8192
     configs = [(5, 1.0)] if ctx.quick else [(1, 1.0), (5, 1.0), (1, 4.0), (5, 4.0)]
-    rows, info = [], {}
+    points, info = Points(), {}
     for name in ("Q-hom", "Q-het"):
-        problem = limit_quadratics()[name]
-        x_star, tol = optimum(name, "ball")
-        mirror = fco.Euclidean(regularizer(name, "ball"))
+        problem = limit_quadratics(ctx)[name]
+        x_star, tol = optimum(ctx, name, "ball")
+        mirror = fco.Euclidean(regularizer(ctx, name, "ball"))
         for K, eta_s in configs:
-            params = c13_params("FedDualAvg", K, eta_s, clients(name), problem.L)
+            params = c13_params("FedDualAvg", K, eta_s, clients(ctx, name), problem.L)
             tr = fco.run(ExactGradient(problem), mirror, np.zeros(problem.dim), params, R, None, record_every=R // 8)
             dist = np.linalg.norm(tr.x[:, 0] - x_star, axis=-1)
-            rows.append(
-                {
-                    "measured": float(dist[-1]),
-                    "bound": max(float(dist[1]) / 2, tol),
-                    "instance": name,
-                    "K": K,
-                    "eta_s": eta_s,
-                    "check": f"distance at R = {R} vs half the distance at R/8",
-                }
-            )
+            check = f"distance at R = {R} vs half the distance at R/8"
+            points.add(float(dist[-1]), max(float(dist[1]) / 2, tol), instance=name, K=K, eta_s=eta_s, check=check)
             slope = np.polyfit(np.log(tr.t[1:]), np.log(np.maximum(dist[1:], 1e-300)), 1)[0]
             info[f"{name}, K={K}, eta_s={eta_s}"] = {
                 "||x^(r,0) - x*|| at r = R/8, ..., R": dist[1:].tolist(),
@@ -160,14 +141,6 @@ def limit_feddualavg_ball(ctx: Context) -> Evidence:
                 y = fco.feddualavg_consistent_dual(problem, mirror, x_star, params, 50)
                 state = fco.CompositeState(mirror(y, fco.eta_tilde(params, 50, 0))[None], y[None], 50)
                 new = fco.round(state, ExactGradient(problem), mirror, params, None)
-                rows.append(
-                    {
-                        "measured": float(np.linalg.norm(new.x[0] - x_star)),
-                        "bound": tol,
-                        "instance": name,
-                        "K": K,
-                        "eta_s": eta_s,
-                        "check": "one round from the consistent dual state (r = 50)",
-                    }
-                )
-    return distance_evidence(rows, {"runs": info})
+                check = "one round from the consistent dual state (r = 50)"
+                points.add(float(np.linalg.norm(new.x[0] - x_star)), tol, instance=name, K=K, eta_s=eta_s, check=check)
+    return points.evidence("<=", witness={"runs": info})
