@@ -6,9 +6,8 @@ Lower bounds are checked on the instances the thesis names, with the Gaussian no
 density engine. On the kinked instances E x_k / (eta sigma) depends on eta*L alone, so L = sigma = 1
 loses no generality there.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, Theorem 2.6 at line 273, Theorem 2.7 at 277,
-Theorem A.1 at 2670, Lemma A.2 at 2680 (proof chain 2690-2697, (A.7) at 2701), Lemma A.3 at 2704,
-Theorem A.4 at 2751.
+Printed objects: Theorems 2.6 and 2.7 and the paragraph after Theorem 2.7 (section 2.2); Theorem A.1, Lemmas A.2
+and A.3 with their proofs (appendix A.2.1); Theorem A.4 (appendix A.2.2).
 """
 
 from __future__ import annotations
@@ -21,7 +20,9 @@ import numpy as np
 from fedtheory.exact import density, rational
 from fedtheory.fit import loglog_slope
 from fedtheory.harness import plotting
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"
@@ -47,12 +48,12 @@ class _Enumerated:
     k: np.ndarray  # (k_max + 1,)
 
 
-@cache
-def _enumerated(quick: bool) -> _Enumerated:
+@family(f"{PAPER}/thm-a.1")
+def _enumerated(fam: Family) -> _Enumerated:
     """Random kinked quadratics (both orientations), eta*L in (0, 1] (endpoint included), starts at the
     kink, near it and far from it; every noise path enumerated for k <= k_max."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-a.1"))
-    n, k_max = (40, 14) if quick else (300, 16)
+    rng = fam.rng()
+    n, k_max = (40, 14) if fam.quick else (300, 16)
     rows = {key: [] for key in ("bias", "msd", "dist", "variance", "grad_gap")}
     eta, L, sigma, x0 = [], [], [], []
     for i in range(n):
@@ -97,7 +98,7 @@ def _enumerated(quick: bool) -> _Enumerated:
 
 def _upper(ctx: Context, measured_of, bound_of, *, ks: slice = slice(1, None), note: str = "") -> Evidence:
     """Evidence ``measured <= bound`` over every enumerated instance and step ``k`` in ``ks``."""
-    e = _enumerated(ctx.quick)
+    e = _enumerated(ctx)
     eta, L, s = e.eta[:, None], e.L[:, None], e.sigma[:, None]
     k = e.k[None, ks].astype(float)
     measured, bound = measured_of(e, ks), bound_of(eta, L, s, k)
@@ -113,7 +114,7 @@ def _upper(ctx: Context, measured_of, bound_of, *, ks: slice = slice(1, None), n
         measured=measured,
         bound=bound,
         relation="<=",
-        atol=1e-12,
+        atol=1e-12,  # absolute rounding of the float64 path enumeration
         grid=grid,
         witness={
             "instances": int(e.eta.size),
@@ -128,12 +129,14 @@ def _upper(ctx: Context, measured_of, bound_of, *, ks: slice = slice(1, None), n
 
 @claim(
     f"{PAPER}/thm-a.1",
-    source="Theorem A.1, eq. (A.6), line 2675",
+    source="Theorem A.1, eq. (A.6)",
     statement="For eta <= 1/L and any start, |E x_SGD^(k) - z_GD^(k)| <= min{4 eta^2 k^(3/2) L sigma, "
     "eta k^(1/2) sigma}.",
     expect="holds",
 )
 def thm_a1(ctx: Context) -> Evidence:
+    """Random kinked quadratics with +-sigma noise, eta L in (0, 1], three kinds of start (``_enumerated``).
+    Reference: exact expectations, every noise path enumerated in float64, k = 1..k_max."""
     return _upper(
         ctx,
         lambda e, ks: e.bias[:, ks],
@@ -143,12 +146,15 @@ def thm_a1(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2.6",
-    source="Theorem 2.6, line 273",
+    source="Theorem 2.6",
     statement="There is an absolute c_bar with |bias_k| <= c_bar eta^2 k^(3/2) L sigma for eta <= 1/L; "
     "checked with c_bar = 4, the constant of Theorem A.1.",
     expect="holds",
 )
 def thm_26(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1; measured, |bias_k| / (eta^2 k^(3/2) L sigma) from the exact
+    expectations (every noise path enumerated), against c_bar = 4."""
+
     def ratio(e, ks):
         return e.bias[:, ks] / (e.eta[:, None] ** 2 * e.k[None, ks] ** 1.5 * e.L[:, None] * e.sigma[:, None])
 
@@ -157,11 +163,12 @@ def thm_26(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.2",
-    source="Lemma A.2, line 2680",
+    source="Lemma A.2",
     statement="For eta <= 1/L, |bias_k| <= ((1 + eta L)^k - 1)/(eta L) * 2 eta^2 L k^(1/2) sigma.",
     expect="holds",
 )
 def lem_a2(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1. Reference: exact expectations, every noise path enumerated."""
     return _upper(
         ctx,
         lambda e, ks: e.bias[:, ks],
@@ -171,21 +178,23 @@ def lem_a2(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.2:proof-variance",
-    source="proof of Lemma A.2, line 2699 (cites [70])",
+    source="proof of Lemma A.2, the variance bound 'by standard convex stochastic analysis' (cites [70])",
     statement="E|x_SGD^(k) - E x_SGD^(k)|^2 <= 2 eta^2 k sigma^2.",
     expect="holds",
 )
 def lem_a2_variance(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1. Reference: the exact variance of x_k, every noise path enumerated."""
     return _upper(ctx, lambda e, ks: e.variance[:, ks], lambda eta, L, s, k: 2 * eta**2 * k * s**2)
 
 
 @claim(
     f"{PAPER}/lem-a.2:proof-smoothness",
-    source="proof of Lemma A.2, line 2694 ('by L-smoothness')",
+    source="proof of Lemma A.2, the step marked 'by L-smoothness of F'",
     statement="As printed: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= eta L E|x_SGD^(k) - z_GD^(k)|.",
     expect="fails",
 )
 def lem_a2_smoothness(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1. Reference: both expectations exact, every noise path enumerated."""
     return _upper(
         ctx,
         lambda e, ks: e.grad_gap[:, ks],
@@ -196,28 +205,33 @@ def lem_a2_smoothness(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.2:proof-smoothness-corrected",
-    source="proof of Lemma A.2, line 2694, corrected",
+    source="proof of Lemma A.2, the step marked 'by L-smoothness of F', corrected",
     statement="Corrected step: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= L E|x_SGD^(k) - z_GD^(k)| "
     "(L-smoothness); with it the chain yields (A.7) as printed.",
     expect="holds",
 )
 def lem_a2_smoothness_corrected(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1, with the factor L. Reference: both expectations exact, every noise path
+    enumerated."""
     return _upper(ctx, lambda e, ks: e.grad_gap[:, ks], lambda eta, L, s, k: L * _dist(ctx)[:, 1:])
 
 
 def _dist(ctx: Context) -> np.ndarray:
-    return _enumerated(ctx.quick).dist
+    return _enumerated(ctx).dist
 
 
 @claim(
     f"{PAPER}/lem-a.2:eq-a.7",
-    source="proof of Lemma A.2, eq. (A.7), line 2701",
+    source="proof of Lemma A.2, eq. (A.7)",
     statement="|bias_{k+1}| <= (1 + eta L)|bias_k| + 2 eta^2 L k^(1/2) sigma for every k >= 0.",
     expect="holds",
 )
 def lem_a2_eq_a7(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1; entry k compares the exact bias_k with the recursion from the exact
+    bias_{k-1} (every noise path enumerated)."""
+
     def bound(eta, L, s, k):
-        prev = _enumerated(ctx.quick).bias[:, :-1]
+        prev = _enumerated(ctx).bias[:, :-1]
         return (1 + eta * L) * prev + 2 * eta**2 * L * np.sqrt(k - 1) * s
 
     return _upper(ctx, lambda e, ks: e.bias[:, ks], bound, note="entry k compares bias_k with step k - 1")
@@ -225,21 +239,24 @@ def lem_a2_eq_a7(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.3",
-    source="Lemma A.3, line 2704",
+    source="Lemma A.3",
     statement="For eta <= 1/L, |bias_k| <= eta k^(1/2) sigma.",
     expect="holds",
 )
 def lem_a3(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1. Reference: exact expectations, every noise path enumerated."""
     return _upper(ctx, lambda e, ks: e.bias[:, ks], lambda eta, L, s, k: eta * np.sqrt(k) * s)
 
 
 @claim(
     f"{PAPER}/lem-a.3:proof-msd",
-    source="proof of Lemma A.3, line 2731",
+    source="proof of Lemma A.3, the bound E||x_SGD^(k) - z_GD^(k)||^2 <= eta^2 k sigma^2",
     statement="E|x_SGD^(k) - z_GD^(k)|^2 <= eta^2 k sigma^2.",
     expect="holds",
 )
 def lem_a3_msd(ctx: Context) -> Evidence:
+    """The enumerated instances of thm-a.1. Reference: the exact mean-square distance, every noise path
+    enumerated."""
     return _upper(ctx, lambda e, ks: e.msd[:, ks], lambda eta, L, s, k: eta**2 * k * s**2)
 
 
@@ -259,7 +276,7 @@ def _gaussian_means(scale: float, eta: float, K: int) -> density.DensityResult:
 
 def _a4_evidence(ctx: Context, k_min: int) -> tuple[Evidence, dict]:
     K = 300
-    measured, err, bound, grid = [], [], [], {"instance": [], "eta_L": [], "k": []}
+    points = Points()
     curves = {}
     for name, scale in INSTANCES.items():
         for eta in ETA_L:
@@ -267,20 +284,12 @@ def _a4_evidence(ctx: Context, k_min: int) -> tuple[Evidence, dict]:
             k = np.arange(1, K + 1)
             keep = k >= k_min
             bias = np.abs(dens.mean)  # z_GD^(k) = x* = 0
-            measured.append(bias[keep])
-            err.append(dens.mean_error[keep])
-            bound.append(0.002 * np.minimum(eta**2 * k**1.5, np.sqrt(eta))[keep])
-            grid["instance"] += [name] * int(keep.sum())
-            grid["eta_L"] += [eta] * int(keep.sum())
-            grid["k"] += k[keep].tolist()
+            bound = 0.002 * np.minimum(eta**2 * k**1.5, np.sqrt(eta))[keep]
+            for kk, m, err, b in zip(k[keep].tolist(), bias[keep], dens.mean_error[keep], bound):
+                points.add(m, b, interval=(np.maximum(m - err, 0.0), m + err), instance=name, eta_L=eta, k=kk)
             curves[name, eta] = bias
-    measured, err = np.concatenate(measured), np.concatenate(err)
-    ev = Evidence(
-        measured=measured,
-        bound=np.concatenate(bound),
-        relation=">=",
-        interval=(np.maximum(measured - err, 0.0), measured + err),
-        grid=grid,
+    ev = points.evidence(
+        ">=",
         witness={
             "noise": "Gaussian N(0, sigma^2), L = sigma = 1, start x* = 0",
             "K": K,
@@ -292,13 +301,15 @@ def _a4_evidence(ctx: Context, k_min: int) -> tuple[Evidence, dict]:
 
 @claim(
     f"{PAPER}/thm-a.4",
-    source="Theorem A.4, line 2751",
+    source="Theorem A.4",
     statement="As printed: for any L, sigma, K there are f, D (Assumption 2.1') such that for any "
     "eta <= 1/(2L) and any k <= K, from the optimum, |bias_k| >= 0.002 min{eta^2 k^(3/2) L sigma, "
     "eta^(1/2) L^(-1/2) sigma}.",
     expect="fails",
 )
 def thm_a4(ctx: Context) -> Evidence:
+    """(L/2)psi and (L/24)psi with Gaussian noise (L = sigma = 1) from x* = 0, eta L in {0.5, ..., 0.005}, k in
+    [1, 300]. Reference: the density engine's E x_k with its error estimates as intervals."""
     ev, _ = _a4_evidence(ctx, k_min=1)
     ev.witness["why k = 1 fails for every instance"] = (
         "E x_1 = x* - eta E grad f(x*; xi) = x* - eta grad F(x*) = z_1, so bias_1 = 0 < 0.002 eta^2 L sigma "
@@ -309,7 +320,7 @@ def thm_a4(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-a.4:k-ge-2",
-    source="Theorem A.4, line 2751, with k restricted to [2, K] as in Theorem 2.7",
+    source="Theorem A.4, with k restricted to [2, K] as in Theorem 2.7",
     statement="Corrected range: on (L/2)psi and on (L/24)psi (the instance of Lemma A.5) with Gaussian noise, "
     "for eta L in {0.5, ..., 0.005} and every k in [2, 300], |bias_k| >= 0.002 min{eta^2 k^(3/2) L "
     "sigma, eta^(1/2) L^(-1/2) sigma}.",
@@ -317,22 +328,23 @@ def thm_a4(ctx: Context) -> Evidence:
     figure="bias-second-order",
 )
 def thm_a4_k_ge_2(ctx: Context) -> Evidence:
+    """The instances and density-engine means of thm-a.4 (error estimates as intervals), at k in [2, 300]."""
     ev, curves = _a4_evidence(ctx, k_min=2)
-    path = ctx.figure_path("bias-second-order")
-    if path is not None:
-        _draw_bias(path, curves)
+    ctx.draw(_draw_bias, curves)
     return ev
 
 
 @claim(
     f"{PAPER}/thm-2.7",
-    source="Theorem 2.7, line 277",
+    source="Theorem 2.7",
     statement="On (L/2)psi with Gaussian noise, for any K, eta <= 1/(2KL) and k in [2, K]: |bias_k| >= "
     "c eta^2 k^(3/2) L sigma; checked with c = 0.002 (Theorem A.4's constant) for K up to 256.",
     expect="holds",
 )
 def thm_27(ctx: Context) -> Evidence:
-    ratios, lo, hi, grid = [], [], [], {"K": [], "eta_KL": [], "k": []}
+    """(L/2)psi with Gaussian noise (L = sigma = 1) from x* = 0, K up to 256, eta = 0.5/(KL) and 0.05/(KL).
+    Reference: the density engine's E x_k, its error estimates as intervals on |bias_k| / (eta^2 k^(3/2) L sigma)."""
+    points = Points()
     for K in (2, 4, 8, 16, 32, 64, 128, 256):
         for frac in (0.5, 0.05):  # eta = frac / (K L): the printed endpoint and ten times smaller
             eta = frac / K
@@ -340,19 +352,12 @@ def thm_27(ctx: Context) -> Evidence:
             k = np.arange(2, K + 1)
             scale = eta**2 * k**1.5
             ratio, err = np.abs(dens.mean[1:]) / scale, dens.mean_error[1:] / scale
-            ratios.append(ratio)
-            lo.append(ratio - err)
-            hi.append(ratio + err)
-            grid["K"] += [K] * k.size
-            grid["eta_KL"] += [frac] * k.size
-            grid["k"] += k.tolist()
-    ratios = np.concatenate(ratios)
-    return Evidence(
-        measured=ratios,
+            for kk, r, e in zip(k.tolist(), ratio, err):
+                points.add(r, interval=(r - e, r + e), K=K, eta_KL=frac, k=kk)
+    ratios = np.asarray(points.measured)
+    return points.evidence(
+        ">=",
         bound=0.002,
-        relation=">=",
-        interval=(np.concatenate(lo), np.concatenate(hi)),
-        grid=grid,
         witness={
             "min ratio": float(ratios.min()),
             "max ratio": float(ratios.max()),
@@ -363,12 +368,14 @@ def thm_27(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2.7:improves-woodworth",
-    source="text after Theorem 2.7, line 279",
+    source="the paragraph after Theorem 2.7",
     statement="The lower bound improves on Omega(eta^2 k L sigma) of [132]: on (L/2)psi the bias grows faster "
     "than k; the fitted exponent of |bias_k| in k (eta L = 1e-4, k in [8, 128]) exceeds 1.",
     expect="holds",
 )
 def thm_27_exponent(ctx: Context) -> Evidence:
+    """(L/2)psi with Gaussian noise from x* = 0, eta L = 1e-4, k in [8, 128]. Reference: the density engine's E x_k;
+    the log-log slope with its 95% interval."""
     k = np.arange(8, 129)
     dens = _gaussian_means(0.5, 1e-4, int(k[-1]))
     fit = loglog_slope(k, np.abs(dens.mean[k - 1]))

@@ -1,7 +1,7 @@
 """Lemma A.5: the bias of SGD on f^(1) = (L/24) psi + xi x from a start left of the optimum.
 
-Printed (line 2780): there are universal c_1, c_2 such that, for eta <= 2/L and any (possibly random) start with
--sqrt(c_1) sigma_y / alpha_y^k <= E x^(0) <= 0, for any k,
+Printed (appendix A.3.1): there are universal c_1, c_2 such that, for eta <= 2/L and any (possibly random) start
+with -sqrt(c_1) sigma_y / alpha_y^k <= E x^(0) <= 0, for any k,
 
     E x^(k) <= (1 - eta L/24)^k E x^(0) - (c_2/2) sigma eta^(1/2) L^(-1/2) min(1, eta L k)^(3/2),
 
@@ -15,7 +15,7 @@ Exact tools. With a_- = L/24, a_+ = L/12 and delta = (a_+ - a_-)/2, F'(x) = a_- 
 exactly. The map x -> x - eta F'(x) is nondecreasing and below the linear map of slope 1 - eta a_-, so pathwise
 x_j <= y_j for the linear chain y_j ~ N((1 - eta a_-)^j x_0, v_j) driven by the same noise; hence E[x_j^+] <=
 E[y_j^+] (Gaussian closed form) gives a certified upper bound on the slack. The density engine gives the slack
-itself with an error bar. A random start only helps: u_k(x) = E[x_k | x_0 = x] is concave here (property P4),
+itself with an error bar. A random start only helps: u_k(x) = E[x_k | x_0 = x] is concave here (F' is convex),
 so E u_k(x_0) <= u_k(E x_0), and a deterministic start is the worst case for a given E x_0.
 """
 
@@ -26,6 +26,7 @@ from scipy.special import log_ndtr
 
 from fedtheory.exact import density
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"
@@ -69,7 +70,7 @@ def _log_slack_upper(eta: float, x0: float, k: int) -> float:
 
 @claim(
     f"{PAPER}/lem-a.5",
-    source="Lemma A.5, line 2780 (proof only in [48]); alpha_y, sigma_y of (2.5) as the lemma says",
+    source="Lemma A.5 (proof only in [48]); alpha_y, sigma_y of (2.5) as the lemma says",
     statement="There are universal c_1, c_2 > 0 such that for eta <= 2/L, any k and -sqrt(c_1) sigma_y/alpha_y^k <= "
     "E x^(0) <= 0 (alpha_y = 1 - eta L/2): E x^(k) <= (1 - eta L/24)^k E x^(0) - (c_2/2) sigma eta^(1/2) "
     "L^(-1/2) min(1, eta L k)^(3/2). Checked: the c_2 the window's edge needs must stay bounded away from 0 as "
@@ -77,21 +78,20 @@ def _log_slack_upper(eta: float, x0: float, k: int) -> float:
     expect="fails",
 )
 def lem_a5(ctx: Context) -> Evidence:
-    rates, grid, needed = [], {"c1": [], "eta_L": []}, {}
+    """f^(1) = (L/24)psi + xi x with Gaussian noise (L = sigma = 1), started at the window's edge, c_1 in {1e-4, 1e-2,
+    1}, eta L in {0.25, 0.5, 1}, k = 20..80 (full profile: 200). Reference: a certified upper bound on the slack (the
+    linear comparison chain in Gaussian closed form, in logs); measured, the fitted log-slope in k of the c_2 needed."""
+    points, needed = Points(), {}
     ks = np.arange(20, 81, 20) if ctx.quick else np.arange(20, 201, 20)
     for c1 in (1e-4, 1e-2, 1.0):
         for eta in (0.25, 0.5, 1.0):
             edges = _window_edge(eta, ks, c1, 1 - eta / 2)
             log_c2 = np.array([_log_slack_upper(eta, x0, int(k)) for x0, k in zip(edges, ks)]) - np.log(_scale(eta, ks))
-            rates.append(float(np.polyfit(ks, log_c2, 1)[0]))
+            points.add(float(np.polyfit(ks, log_c2, 1)[0]), c1=c1, eta_L=eta)
             needed[f"c1 = {c1:g}, eta L = {eta:g}"] = {int(k): float(v / np.log(10)) for k, v in zip(ks, log_c2)}
-            grid["c1"].append(c1)
-            grid["eta_L"].append(eta)
-    return Evidence(
-        measured=rates,
+    return points.evidence(
+        ">=",
         bound=0.0,
-        relation=">=",
-        grid=grid,
         witness={
             "measured": "fitted d/dk log(c_2 needed at the window's edge), from a certified upper bound on the slack",
             "log10 of the c_2 needed (upper bound), by k": needed,
@@ -112,7 +112,7 @@ def _slack_exact(eta: float, x0: np.ndarray, k: int) -> tuple[np.ndarray, np.nda
 
 @claim(
     f"{PAPER}/lem-a.5:window-corrected",
-    source="Lemma A.5, line 2780, with the window scaled by this instance's left contraction",
+    source="Lemma A.5, with the window scaled by this instance's left contraction",
     statement="Corrected: with alpha = 1 - eta L/24 (the left curvature of (L/24) psi), sigma_y the exact "
     "standard deviation of that linear chain, c_1 = 0.01 and k >= 2: E x^(k) < (1 - eta L/24)^k x_0 - "
     "(c_2/2) sigma eta^(1/2) L^(-1/2) min(1, eta L k)^(3/2) with c_2 > 0 (measured: the c_2 each point allows) for "
@@ -120,32 +120,28 @@ def _slack_exact(eta: float, x0: np.ndarray, k: int) -> tuple[np.ndarray, np.nda
     expect="holds",
 )
 def lem_a5_corrected(ctx: Context) -> Evidence:
+    """f^(1) with Gaussian noise (L = sigma = 1), c_1 = 0.01, starts at 0, half and all of the window's edge, eta L in
+    [0.1, 2] (full profile: [0.02, 2]), k >= 2 with eta L k <= 100. Reference: the slack from the density engine's
+    backward pass, its error bar as interval; measured, the c_2 each point allows."""
     c1 = 0.01
     etas = (0.1, 0.5, 1.0, 2.0) if ctx.quick else (0.02, 0.1, 0.5, 1.0, 2.0)
     fractions = np.array([0.0, 0.5, 1.0])
-    measured, errors, grid = [], [], {"eta_L": [], "k": [], "x0 / edge": []}
+    points = Points()
     for eta in etas:
         ks = np.unique(np.geomspace(2, 100 / eta, 6 if ctx.quick else 12).astype(int))
         for k in ks:
             edge = float(_window_edge(eta, np.array(k), c1, 1 - eta * A_MINUS))
             slack, err = _slack_exact(eta, fractions * edge, int(k))
             scale = _scale(eta, k)
-            measured += list(slack / scale)
-            errors += list(err / scale)
-            for frac in fractions:
-                for key, v in zip(grid, (eta, int(k), float(frac))):
-                    grid[key].append(v)
-    measured, errors = np.array(measured), np.array(errors)
-    worst = int(np.argmin(measured))
-    return Evidence(
-        measured=measured,
+            for frac, m, e in zip(fractions, slack / scale, err / scale):
+                points.add(m, interval=(m - e, m + e), eta_L=eta, k=int(k), **{"x0 / edge": float(frac)})
+    worst = int(np.argmin(points.measured))
+    return points.evidence(
+        ">",
         bound=0.0,
-        relation=">",
-        interval=(measured - errors, measured + errors),
-        grid=grid,
         witness={
-            "smallest c_2 allowed": float(measured[worst]),
-            "at": {key: grid[key][worst] for key in grid},
+            "smallest c_2 allowed": float(points.measured[worst]),
+            "at": {key: values[worst] for key, values in points.grid.items()},
             "c_1": c1,
             "k = 1": "excluded: from a deterministic x_0 <= 0 the first step is linear and E x_1 equals the GD "
             "value exactly (as for thm-a.4)",

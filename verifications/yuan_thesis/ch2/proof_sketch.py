@@ -5,7 +5,8 @@ driven by the same noise. Everything here is exact (sympy, enumeration of +-sigm
 comparison with E x_k, which uses the density engine with its error bars. L = sigma = 1 without loss of
 generality (E x_k / (eta sigma) and the chains' standard deviations over eta sigma depend on eta L alone).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, lines 303-330.
+Printed objects: section 2.2.1 (proof sketch of Theorem 2.7): the stochastic-dominance claim, eq. (2.5), the bound on
+E[x^(k)] through the Gaussian cdf, the approximations for eta L k << 1 and the last display.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import sympy as sp
 
 from fedtheory.exact import density, rational
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SHORT_ROUNDING
 from fedtheory.problems import PiecewiseQuadratic
 
 PAPER = "yuan-thesis"
@@ -39,31 +42,27 @@ def chain_variance(a, k_, eta_=1.0, sigma_=1.0):
 
 @claim(
     f"{PAPER}/eq-2.5",
-    source="eq. (2.5), line 311",
+    source="eq. (2.5)",
     statement="y^(k) ~ alpha_y^k y^(0) + N(0, sigma_y^2) with sigma_y^2 = eta^2 sigma^2 (1 - alpha_y^k)/(1 - alpha_y) "
     "(and likewise z with alpha_z), for the chains y^(k+1) = alpha y^(k) - eta xi.",
     expect="fails",
 )
 def eq_25(ctx: Context) -> Evidence:
+    """The chains y (alpha_y = 1 - eta L/2) and z (alpha_z = 1 - eta L), eta = sigma = 1, eta L in {1, ..., 0.005},
+    k <= 300. Reference: the variance by its recursion v_{k+1} = alpha^2 v_k + eta^2 sigma^2 in float64; sympy
+    gives the difference of the two formulas."""
     # Exact variance by the recursion v_{k+1} = alpha^2 v_k + eta^2 sigma^2 (eta = sigma = 1, so eta L = 1 - alpha_z).
-    measured, bound, grid = [], [], {"chain": [], "eta_L": [], "k": []}
+    points = Points()
     for eta_L in ETA_L:
         for chain, a in (("y", 1 - eta_L / 2), ("z", 1 - eta_L)):
             v = 0.0
             for kk in range(1, K_MAX + 1):
                 v = a**2 * v + 1.0
-                measured.append(printed_variance(a, kk))
-                bound.append(v)
-                grid["chain"].append(chain)
-                grid["eta_L"].append(eta_L)
-                grid["k"].append(kk)
+                points.add(printed_variance(a, kk), v, chain=chain, eta_L=eta_L, k=kk)
     identity = sp.simplify(chain_variance(alpha, k) - printed_variance(alpha, k))
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="==",
-        rtol=1e-12,
-        grid=grid,
+    return points.evidence(
+        "==",
+        rtol=SHORT_ROUNDING,
         witness={
             "true variance": "eta^2 sigma^2 (1 - alpha^(2k)) / (1 - alpha^2)",
             "true - printed (sympy)": str(sp.factor(identity)),
@@ -74,12 +73,14 @@ def eq_25(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/eq-2.5:corrected",
-    source="eq. (2.5), line 311, with alpha^2 in the geometric sum",
+    source="eq. (2.5), with alpha^2 in the geometric sum",
     statement="Corrected: Var y^(k) = eta^2 sigma^2 (1 - alpha^(2k))/(1 - alpha^2) solves v_{k+1} = alpha^2 v_k + "
     "eta^2 sigma^2, v_0 = 0 (sympy, and exact rationals for k <= 300).",
     expect="holds",
 )
 def eq_25_corrected(ctx: Context) -> Evidence:
+    """The corrected variance against its recursion: symbolically (sympy, residual at rational alpha and k) and in
+    exact rationals for alpha in {1/2, 3/4, 99/100, 0} and every k <= 300."""
     rec = sp.simplify(
         chain_variance(alpha, k + 1, eta, s) - alpha**2 * chain_variance(alpha, k, eta, s) - eta**2 * s**2
     )
@@ -108,12 +109,15 @@ def _series_coefficient(variance_expr, a_expr):
 
 @claim(
     f"{PAPER}/eq-2.5:approx",
-    source="section 2.2.1, lines 321-325",
+    source="section 2.2.1, the approximations of sigma_y^2 and sigma_z^2 'using the fact that eta L k << 1'",
     statement="Using eta L k << 1: sigma_y^2 ~ eta^2 sigma^2 k (1 - eta L k/4) and sigma_z^2 ~ eta^2 sigma^2 k "
     "(1 - eta L k/2) for the variances of y^(k), z^(k) (first-order coefficient in eta L k).",
     expect="fails",
 )
 def eq_25_approx(ctx: Context) -> Evidence:
+    """The first-order coefficient in eta L k of Var/(eta^2 sigma^2 k) for both chains, by sympy series and limits
+    (eta L -> 0, then k -> infinity), for the true variance and for the printed (2.5), against the printed -1/4,
+    -1/2."""
     chains = {"y": (lambda h: 1 - h / 2, -sp.Rational(1, 4)), "z": (lambda h: 1 - h, -sp.Rational(1, 2))}
     true = [_series_coefficient(chain_variance(alpha, k), a) for a, _ in chains.values()]
     of_printed = [_series_coefficient(printed_variance(alpha, k), a) for a, _ in chains.values()]
@@ -146,73 +150,69 @@ def _sd_gap(eta_L: float, variance) -> np.ndarray:
 
 
 def _dominance_bound(variance, name: str) -> Evidence:
-    measured, lo, hi, bound, grid = [], [], [], [], {"eta_L": [], "k": []}
+    points = Points()
     for eta_L in ETA_L:
         dens = _gaussian_mean(eta_L)
         # E x_1 = x* - eta F'(x*) = 0 exactly for zero-mean noise; the grid serves k >= 2.
         mean, err = dens.mean.copy(), dens.mean_error.copy()
         mean[0], err[0] = 0.0, 0.0
-        measured.append(mean)
-        lo.append(mean - err)
-        hi.append(mean + err)
-        bound.append(_sd_gap(eta_L, variance))
-        grid["eta_L"] += [eta_L] * K_MAX
-        grid["k"] += list(range(1, K_MAX + 1))
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=np.concatenate(bound),
-        relation="<=",
-        interval=(np.concatenate(lo), np.concatenate(hi)),
-        grid=grid,
+        for kk, m, e, b in zip(range(1, K_MAX + 1), mean, err, _sd_gap(eta_L, variance)):
+            points.add(m, b, interval=(m - e, m + e), eta_L=eta_L, k=kk)
+    return points.evidence(
+        "<=",
         witness={"variances": name, "instance": "(L/2)psi, Gaussian noise, x0 = 0, L = sigma = 1"},
     )
 
 
 @claim(
     f"{PAPER}/thm-2.7:sketch-bound",
-    source="section 2.2.1, lines 315-319, with the chains' true variances",
+    source="section 2.2.1, the bound on E[x^(k)] from x^(0) = 0 ('Plugging in the cdf of a Gaussian'), with the "
+    "chains' true variances",
     statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) from x^(0) = 0, with sigma_y, sigma_z the standard "
     "deviations of the comparison chains (eta L <= 1, k <= 300).",
     expect="holds",
 )
 def sketch_bound(ctx: Context) -> Evidence:
+    """(L/2)psi with Gaussian noise from x^(0) = 0, L = sigma = 1, eta L in {1, ..., 0.005}, k <= 300. Reference:
+    the density engine's E x^(k) with its error estimates as intervals, against the chains' exact deviations."""
     return _dominance_bound(chain_variance, "true chain variances (eq-2.5:corrected)")
 
 
 @claim(
     f"{PAPER}/thm-2.7:sketch-bound-printed-variances",
-    source="section 2.2.1, lines 315-319 with (2.5) as printed",
+    source="section 2.2.1, the bound on E[x^(k)] from x^(0) = 0 ('Plugging in the cdf of a Gaussian'), with (2.5) as "
+    "printed",
     statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) with sigma_y, sigma_z from (2.5) as printed.",
     expect="holds",
 )
 def sketch_bound_printed(ctx: Context) -> Evidence:
+    """The instance and density-engine means of thm-2.7:sketch-bound, against sigma_y, sigma_z from (2.5) as
+    printed."""
     return _dominance_bound(printed_variance, "(2.5) as printed")
 
 
 @claim(
     f"{PAPER}/thm-2.7:sketch-final",
-    source="section 2.2.1, line 327",
+    source="section 2.2.1, the last display (the approximation for eta L k << 1)",
     statement="As printed: -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) ~ (eta sigma sqrt(k)/sqrt(2 pi)) (eta L k/8) for "
     "eta L k << 1 (ratio of the two sides -> 1).",
     expect="fails",
 )
 def sketch_final(ctx: Context) -> Evidence:
-    ratios, grid = [], {"variances": [], "eta_L_k": []}
+    """L = sigma = 1, k = 1000, eta L k in {1e-2, 1e-3, 1e-4}. Reference: (sigma_z - sigma_y)/sqrt(2 pi) in closed
+    form, from the printed (2.5) and from the true variances, over the printed approximation (ratio 1 claimed)."""
+    points = Points()
     for name, variance in (("printed (2.5)", printed_variance), ("true", chain_variance)):
         for eta_L_k in (1e-2, 1e-3, 1e-4):
             kk = 1000
             h = eta_L_k / kk
             gap = _sd_gap_at(h, kk, variance)
             printed = np.sqrt(kk) / np.sqrt(2 * np.pi) * eta_L_k / 8 * h  # eta sigma = h with L = sigma = 1
-            ratios.append(gap / printed)
-            grid["variances"].append(name)
-            grid["eta_L_k"].append(eta_L_k)
-    return Evidence(
-        measured=ratios,
+            points.add(gap / printed, variances=name, eta_L_k=eta_L_k)
+    return points.evidence(
+        "==",
         bound=1.0,
-        relation="==",
-        rtol=0.05,
-        grid=grid,
+        rtol=0.05,  # the O(eta L k) corrections of the approximation (witness "tolerance"), not rounding
         witness={
             "limit ratios": "-1 with the printed variances, -2 with the true ones: the printed "
             "approximation has the wrong sign (sigma_z < sigma_y)",
@@ -228,16 +228,18 @@ def _sd_gap_at(h: float, kk: int, variance) -> float:
 
 @claim(
     f"{PAPER}/thm-2.7:sketch-dominance",
-    source="section 2.2.1, line 307",
+    source="section 2.2.1, the stochastic-dominance claim after the definitions of f_l and f_u",
     statement="With x^(0) = y^(0) = z^(0), x^(k) is first-order stochastically dominated by y^(k) and by z^(k); "
     "checked in the stronger pathwise form x^(k) <= min(y^(k), z^(k)) on every +-sigma noise path (k <= 14) for "
     "eta L <= 1 and starts inside and outside 0.",
     expect="holds",
 )
 def sketch_dominance(ctx: Context) -> Evidence:
+    """(L/2)psi and the chains y, z driven by the same +-sigma noise, eta L in {1, 0.7, 0.3, 0.05}, four starts.
+    Reference: every noise path enumerated (k <= 14), the pathwise gap x_k - min(y_k, z_k) in float64."""
     rng = np.random.default_rng(seed_for(f"{PAPER}/thm-2.7:sketch-dominance"))
     problem = PiecewiseQuadratic.scaled_psi(0.5)
-    measured, grid = [], {"eta_L": [], "x0": []}
+    points = Points()
     for eta_L in (1.0, 0.7, 0.3, 0.05):
         for x0 in (0.0, float(rng.normal()), -3.0, 3.0):
             ay, az = 1 - eta_L / 2, 1 - eta_L
@@ -250,15 +252,11 @@ def sketch_dominance(ctx: Context) -> Evidence:
 
             laws = rational.propagate_float(step, [x0, x0, x0], [[1.0, 0, 0], [-1.0, 0, 0]], [0.5, 0.5], 14)
             gap = max(float(np.max(law.states[:, 0] - np.minimum(law.states[:, 1], law.states[:, 2]))) for law in laws)
-            measured.append(gap)
-            grid["eta_L"].append(eta_L)
-            grid["x0"].append(x0)
-    return Evidence(
-        measured=measured,
+            points.add(gap, eta_L=eta_L, x0=x0)
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        atol=1e-12,
-        grid=grid,
+        atol=1e-12,  # absolute rounding of the float64 paths
         witness={
             "measured": "max over paths and k <= 14 of x_k - min(y_k, z_k)",
             "why": "m(x) = x - eta F'(x) = min(alpha_y x, alpha_z x) and both maps are nondecreasing "

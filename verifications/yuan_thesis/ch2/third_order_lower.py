@@ -1,24 +1,25 @@
 """Theorem A.9 / 2.16: the third-order lower bound on instance (A.15), and the algebra of its proof.
 
 The printed noise is uniform, U[-sigma, sigma], for which no exact engine applies: E x_k is estimated by Monte
-Carlo with a control variate (spec E3), the linear chain y_{k+1} = y_k - eta((3/4) L y_k + xi_k) driven by the
+Carlo with a control variate, the linear chain y_{k+1} = y_k - eta((3/4) L y_k + xi_k) driven by the
 same noise, whose mean is exactly 0 from y_0 = 0; the estimate is the mean of x_k - y_k, judged with
 simultaneous 99% intervals. L = sigma = 1, Q = L^2/(12 K sigma) (the largest the theorem admits).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, Theorem A.9 at line 3009, instance (A.15) at 3013-3030,
-proof at 3122-3146; Theorem 2.16 at line 549.
+Printed objects: Theorem A.9 with instance (A.15) and its proof (appendix A.4.2), Lemma A.12(f), Theorem 2.16.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 
 from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SCALED_ROUNDING
 from fedtheory.problems import LogCoshQuadratic
 
 PAPER = "yuan-thesis"
@@ -45,60 +46,44 @@ def _bias_mc(eta: float, K: int, S: int, seed: int, family_size: int, scale=None
     return mean, lo, hi
 
 
-def _families(ctx: Context):
+def _families(quick: bool):
     """(K, eta L, replicas): every printed step size for K in {10, 50}; K = 200 with eta L = 0.5 in the quick profile
     (the family where the bias has settled while the bound keeps growing) and with every step size in the full one."""
-    S = 200_000 if ctx.quick else 400_000
+    S = 200_000 if quick else 400_000
     for K in (10, 50, 200):
         etas = sorted({1 / (2 * K), 0.01, 0.05, 0.1, 0.25, 0.5})
-        for eta in etas if (K < 200 or not ctx.quick) else [0.5]:
+        for eta in etas if (K < 200 or not quick) else [0.5]:
             yield K, eta, S
 
 
 @claim(
     f"{PAPER}/thm-a.9",
     figure="bias-third-order",
-    source="Theorem A.9, eq. (A.13), line 3011 (instance (A.15) with gradient noise xi x)",
+    source="Theorem A.9, eq. (A.13) (instance (A.15) with gradient noise xi x)",
     statement="On instance (A.15) with f = F + xi x, xi ~ U[-sigma, sigma], Q = L^2/(12 K sigma), from x* = 0: for "
     "eta L in {1/(2K), 0.01, 0.05, 0.1, 0.25, 0.5} and every k in [2, K - 1], -(E x_k - z_k) >= "
     "0.005 eta^3 sigma^2 Q min{(k-1)/(eta L), k(k-1)}.",
     expect="fails",
 )
 def thm_a9(ctx: Context) -> Evidence:
-    data = _a9_data(ctx.quick)
-    path = ctx.figure_path("bias-third-order")
-    if path is not None:
-        _draw(path, data["curves"])
-    return _a9_evidence(data, np.ones(data["measured"].size, dtype=bool))
+    """Instance (A.15) with U[-1, 1] gradient noise (L = sigma = 1, Q = 1/(12K)) from x* = 0, K in {10, 50, 200}
+    (K = 200 only at eta L = 0.5 in the quick profile). Reference: Monte Carlo with the linear control-variate chain,
+    simultaneous 99% intervals, against the bound (A.13) at every k in [2, K - 1]."""
+    data = _a9_data(ctx)
+    ctx.draw(_draw, data["curves"])
+    return _a9_evidence(data, small_steps_only=False)
 
 
-@cache
-def _a9_data(quick: bool) -> dict:
-    """Monte Carlo estimates of -(E x_k - z_k) for every family, with simultaneous intervals and the bound (A.13)."""
-    families = list(_families(Context(f"{PAPER}/thm-a.9", "quick" if quick else "full")))
+@family(f"{PAPER}/thm-a.9-bias-estimates")
+def _a9_data(fam: Family) -> dict:
+    """Monte Carlo estimates of -(E x_k - z_k), k = 1..K, with simultaneous intervals, for every family (K, eta L)."""
+    families = list(_families(fam.quick))
     n = sum(K - 2 for K, _, _ in families)
-    measured, lo, hi, bound, grid, curves = [], [], [], [], {"K": [], "eta_L": [], "k": []}, {}
+    curves = {}
     for i, (K, eta, S) in enumerate(families):
         mean, low, high = _bias_mc(eta, K, S, seed_for(f"{PAPER}/thm-a.9") + i, n)
-        k = np.arange(1, K + 1)
-        curves[K, eta] = (k, mean, low, high)
-        keep = (k >= 2) & (k <= K - 1)
-        measured.append(mean[keep])
-        lo.append(low[keep])
-        hi.append(high[keep])
-        bound.append(a9_bound(eta, k[keep], 1.0 / (12 * K)))
-        grid["K"] += [K] * int(keep.sum())
-        grid["eta_L"] += [eta] * int(keep.sum())
-        grid["k"] += k[keep].tolist()
-    return {
-        "measured": np.concatenate(measured),
-        "lo": np.concatenate(lo),
-        "hi": np.concatenate(hi),
-        "bound": np.concatenate(bound),
-        "grid": {k: np.asarray(v) for k, v in grid.items()},
-        "curves": curves,
-        "replicas": families[0][2],
-    }
+        curves[K, eta] = (np.arange(1, K + 1), mean, low, high)
+    return {"curves": curves, "replicas": families[0][2]}
 
 
 WHY_A9_FAILS = (
@@ -107,18 +92,22 @@ WHY_A9_FAILS = (
 )
 
 
-def _a9_evidence(data: dict, keep: np.ndarray) -> Evidence:
-    m, b = data["measured"][keep], data["bound"][keep]
-    return Evidence(
-        measured=m,
-        bound=b,
-        relation=">=",
-        interval=(data["lo"][keep], data["hi"][keep]),
-        grid={k: v[keep] for k, v in data["grid"].items()},
+def _a9_evidence(data: dict, small_steps_only: bool) -> Evidence:
+    """The estimates against (A.13) at k in [2, K - 1] (only k <= 1/(eta L) if ``small_steps_only``)."""
+    points = Points()
+    for (K, eta), (k, mean, low, high) in data["curves"].items():
+        keep = (k >= 2) & (k <= K - 1)
+        bound = a9_bound(eta, k[keep], 1.0 / (12 * K))
+        for kk, m, lo, hi, b in zip(k[keep].tolist(), mean[keep], low[keep], high[keep], bound):
+            if not small_steps_only or kk <= 1 / eta:
+                points.add(m, b, interval=(lo, hi), K=K, eta_L=eta, k=kk)
+    ratio = np.asarray(points.measured) / np.asarray(points.bound)
+    return points.evidence(
+        ">=",
         witness={
             "replicas": data["replicas"],
             "control variate": "linear chain, slope 3L/4",
-            "min measured / bound": float(np.min(m / b)),
+            "min measured / bound": float(np.min(ratio)),
             "why it can fail": WHY_A9_FAILS,
         },
     )
@@ -126,39 +115,39 @@ def _a9_evidence(data: dict, keep: np.ndarray) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-a.9:k-le-inverse-eta-L",
-    source="Theorem A.9, eq. (A.13), line 3011, restricted to k <= 1/(eta L)",
+    source="Theorem A.9, eq. (A.13), restricted to k <= 1/(eta L)",
     statement="Restricted to k <= 1/(eta L) (where the k(k-1) branch of (A.13) is active), the lower bound holds on "
     "the same families: -(E x_k - z_k) >= 0.005 eta^3 sigma^2 Q k(k-1).",
     expect="holds",
 )
 def thm_a9_small_steps(ctx: Context) -> Evidence:
-    data = _a9_data(ctx.quick)
-    return _a9_evidence(data, data["grid"]["k"] <= 1 / data["grid"]["eta_L"])
+    """The estimates of thm-a.9 (same instance, Monte Carlo runs and simultaneous 99% intervals) at the steps
+    k <= 1/(eta L) only, against the k(k-1) branch of (A.13)."""
+    return _a9_evidence(_a9_data(ctx), small_steps_only=True)
 
 
 @claim(
     f"{PAPER}/thm-a.9:instance-as-printed",
-    source="instance (A.15), line 3030 (noise term '+ xi')",
+    source="instance (A.15) (noise term '+ xi')",
     statement="Instance (A.15) as printed, f(x; xi) = (3/8) L x^2 + (L^3/(64 Q^2)) phi(4Qx/L) + xi, satisfies "
     "the lower bound (A.13): -(E x_k - z_k) >= 0.005 eta^3 sigma^2 Q min{(k-1)/(eta L), k(k-1)}.",
     expect="fails",
 )
 def thm_a9_as_printed(ctx: Context) -> Evidence:
+    """Instance (A.15) read literally (K = 10, eta L = 0.1, L = sigma = 1): the noise enters f as '+ xi'.
+    Reference: the deterministic SGD and GD recursions (equal, so the bias is exactly 0) against (A.13) for
+    k in [2, K - 1]."""
     # grad_x of (... + xi) does not depend on xi: every SGD path is the GD path, so E x_k - z_k = 0 exactly.
     K, eta = 10, 0.1
     p = LogCoshQuadratic(1.0, 1.0 / (12 * K))
     x = z = 0.0
-    gaps = []
-    for _ in range(2, K):
+    points = Points()
+    for k in range(2, K):
         x = x - eta * float(p.grad([x])[0])  # SGD: the noise term contributes no gradient
         z = z - eta * float(p.grad([z])[0])
-        gaps.append(-(x - z))
-    k = np.arange(2, K)
-    return Evidence(
-        measured=gaps,
-        bound=a9_bound(eta, k, 1.0 / (12 * K)),
-        relation=">=",
-        grid={"k": k},
+        points.add(-(x - z), a9_bound(eta, k, 1.0 / (12 * K)), k=k)
+    return points.evidence(
+        ">=",
         witness={
             "why": "a noise term that enters f additively (+ xi) has zero gradient, so SGD = GD and "
             "the bias is 0; the theorem holds with gradient noise (+ xi x, thm-a.9)"
@@ -168,17 +157,20 @@ def thm_a9_as_printed(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-2.16",
-    source="Theorem 2.16, line 549",
+    source="Theorem 2.16",
     statement="For eta <= 1/(2LK) and every integer k in [2, K]: |bias_k| >= c eta^3 k^2 Q sigma^2 on instance (A.15) "
     "(gradient noise U[-sigma, sigma], Q = L^2/(12K sigma)); checked with c = 0.0025 (Theorem A.9's 0.005 "
     "times k(k-1)/k^2 >= 1/2).",
     expect="holds",
 )
 def thm_216(ctx: Context) -> Evidence:
+    """Instance (A.15) with U[-1, 1] gradient noise (L = sigma = 1, Q = 1/(12K)) from x* = 0, K in {10, 50}
+    (full profile: also 200), eta L K in {0.5, 0.05}. Reference: Monte Carlo with the linear control-variate chain,
+    simultaneous 99% intervals on -(E x_k - z_k)/(eta^3 k^2 Q sigma^2), k in [2, K]."""
     Ks = (10, 50) if ctx.quick else (10, 50, 200)
     S = 200_000 if ctx.quick else 400_000
     n = sum(K - 1 for K in Ks) * 2
-    measured, lo, hi, grid = [], [], [], {"K": [], "eta_LK": [], "k": []}
+    points = Points()
     for i, K in enumerate(Ks):
         for j, frac in enumerate((0.5, 0.05)):
             eta = frac / K
@@ -186,20 +178,9 @@ def thm_216(ctx: Context) -> Evidence:
             scale = eta**3 * k**2 / (12 * K)
             mean, low, high = _bias_mc(eta, K, S, seed_for(f"{PAPER}/thm-2.16") + 10 * i + j, n, scale)
             keep = k >= 2
-            measured.append(mean[keep])
-            lo.append(low[keep])
-            hi.append(high[keep])
-            grid["K"] += [K] * int(keep.sum())
-            grid["eta_LK"] += [frac] * int(keep.sum())
-            grid["k"] += k[keep].tolist()
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=0.0025,
-        relation=">=",
-        interval=(np.concatenate(lo), np.concatenate(hi)),
-        grid=grid,
-        witness={"measured": "-(E x_k - z_k) / (eta^3 k^2 Q sigma^2)"},
-    )
+            for kk, m, lo, hi in zip(k[keep].tolist(), mean[keep], low[keep], high[keep]):
+                points.add(m, interval=(lo, hi), K=K, eta_LK=frac, k=kk)
+    return points.evidence(">=", bound=0.0025, witness={"measured": "-(E x_k - z_k) / (eta^3 k^2 Q sigma^2)"})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -227,13 +208,17 @@ def _proof_grid():
 
 @claim(
     f"{PAPER}/thm-a.9:proof-doublesum-closed",
-    source="proof of Theorem A.9, line 3136",
+    source="proof of Theorem A.9, the display for k > 1/(eta L)",
     statement="sum_{j} sum_{i<j} (1 - eta L)^(2i+1) = (1 - eta L)((1 - eta L)^(2k) + eta L (2 - eta L) k - 1) / "
     "(eta^2 L^2 (2 - eta L)^2), and for k > 1/(eta L), eta L <= 1/2 it is >= ((3/2) eta L k - 1)/(8 eta^2 "
     "L^2) >= (k - 1)/(16 eta L).",
     expect="holds",
 )
 def thm_a9_doublesum(ctx: Context) -> Evidence:
+    """The closed form against the term-by-term sum in exact rationals (eta L in {1/3, 1/7, 1/2}, k in {2, 5, 30});
+    both lower bounds as ratios (<= 1) on eta L in (0, 1/2] (2000 values) x k in [2, 500] with k > 1/(eta L),
+    against the double sum accumulated term by term in float64."""
+
     def printed(u: Fraction, k: int) -> Fraction:
         return (1 - u) * ((1 - u) ** (2 * k) + u * (2 - u) * k - 1) / (u**2 * (2 - u) ** 2)
 
@@ -253,7 +238,7 @@ def thm_a9_doublesum(ctx: Context) -> Evidence:
         measured=measured,
         bound=bounds,
         relation="<=",
-        atol=1e-12,
+        atol=SCALED_ROUNDING,
         witness={
             "closed form residual at rational points": [str(r) for r in residual],
             "grid": "eta L in (0, 1/2] (2000 values) x k in [2, 500], k > 1/(eta L)",
@@ -263,11 +248,13 @@ def thm_a9_doublesum(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-a.9:proof-small-k",
-    source="proof of Theorem A.9, line 3132",
+    source="proof of Theorem A.9, the display for k <= 1/(eta L)",
     statement="For k <= 1/(eta L): sum_{j=1}^{k-1} sum_{i<j} (1 - eta L)^(2i+1) >= k(k-1)(1 - eta L)^(2k-3).",
     expect="fails",
 )
 def thm_a9_small_k(ctx: Context) -> Evidence:
+    """The printed lower bound over the double sum, as a ratio (<= 1 claimed), on eta L in (0, 1/2] (2000 values)
+    x k in [2, 500] with k <= 1/(eta L); the sum is accumulated term by term in float64 (all terms positive)."""
     U, K, total = _proof_grid()
     mask = K <= 1 / U
     ratio = (K * (K - 1) * (1 - U) ** (2 * K - 3)) / total  # printed: <= 1
@@ -275,7 +262,7 @@ def thm_a9_small_k(ctx: Context) -> Evidence:
         measured=ratio[mask],
         bound=1.0,
         relation="<=",
-        atol=1e-12,
+        atol=SCALED_ROUNDING,
         grid={"eta_L": U[mask], "k": K[mask].astype(int)},
         witness={
             "why": "the double sum has k(k-1)/2 terms, each at least (1 - eta L)^(2k-3): the bound "
@@ -286,12 +273,14 @@ def thm_a9_small_k(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-a.9:proof-small-k-corrected",
-    source="proof of Theorem A.9, line 3132, with k(k-1)/2",
+    source="proof of Theorem A.9, the display for k <= 1/(eta L), with k(k-1)/2",
     statement="For k <= 1/(eta L): the double sum >= (k(k-1)/2)(1 - eta L)^(2k-3) >= k(k-1)/(2e^2) >= k(k-1)/16, "
     "so the theorem's conclusion (with 0.005 <= 1/192) is unaffected.",
     expect="holds",
 )
 def thm_a9_small_k_corrected(ctx: Context) -> Evidence:
+    """Both steps of the corrected chain as ratios (<= 1 claimed) on the grid of thm-a.9:proof-small-k
+    (k <= 1/(eta L)), against the double sum accumulated term by term in float64."""
     U, K, total = _proof_grid()
     mask = K <= 1 / U
     steps = np.stack(
@@ -300,7 +289,7 @@ def thm_a9_small_k_corrected(ctx: Context) -> Evidence:
             (K * (K - 1) / 16) / (K * (K - 1) / 2 * (1 - U) ** (2 * K - 3)),
         ]
     )
-    return Evidence(measured=steps[:, mask], bound=1.0, relation="<=", atol=1e-12)
+    return Evidence(measured=steps[:, mask], bound=1.0, relation="<=", atol=SCALED_ROUNDING)
 
 
 def _draw(path, curves) -> None:
@@ -378,22 +367,15 @@ def _a12f(ctx: Context, power_k: bool) -> Evidence:
     """LHS - RHS of Lemma A.12(f) (<= 0 claimed) over eta L, x and k."""
     K, sigma = 10, 1.0
     p = LogCoshQuadratic(1.0, 1.0 / (12 * K))
-    gaps, errs, grid = [], [], {"eta_L": [], "k": [], "x": []}
+    points = Points()
     for eta in (0.25, 0.5):
         for x in (0.0, 2.0, -5.0):
             for k in range(0, 6):
                 gap, err = _a12f_gap(p, eta, sigma, x, k, power_k)
-                gaps.append(gap)
-                errs.append(err)
-                for key, v in zip(grid, (eta, k, x)):
-                    grid[key].append(v)
-    gaps, errs = np.asarray(gaps), np.asarray(errs)
-    return Evidence(
-        measured=gaps,
+                points.add(gap, interval=(gap - err, gap + err), eta_L=eta, k=k, x=x)
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        interval=(gaps - errs, gaps + errs),
-        grid=grid,
         witness={
             "noise": "U[-sigma, sigma], Gauss-Legendre trees",
             "Q": 1 / (12 * K),
@@ -410,6 +392,9 @@ def _a12f(ctx: Context, power_k: bool) -> Evidence:
     expect="fails",
 )
 def lem_a12f(ctx: Context) -> Evidence:
+    """Instance (A.15) with K = 10 (Q = 1/120), U[-1, 1] gradient noise, eta L in {0.25, 0.5}, x in {0, 2, -5},
+    k = 0..5. Reference: u_k by Gauss-Legendre quadrature trees and second differences, with error bars from
+    changing the nodes and the difference step (k = 0 in closed form)."""
     ev = _a12f(ctx, power_k=False)
     ev.witness["why"] = (
         "(d) gives u_k' >= (1 - eta L)^k, not 1 - eta L; u_k'' -> 0 as SGD forgets its start, while the "
@@ -425,4 +410,5 @@ def lem_a12f(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_a12f_corrected(ctx: Context) -> Evidence:
+    """The instance, grid and quadrature of lem-a.12:f, with the last term's factor (1 - eta L)^k."""
     return _a12f(ctx, power_k=True)
