@@ -23,7 +23,7 @@ from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import SHORT_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
-from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic
+from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, random_rotation, spd_matrix
 
 PAPER = "yuan-thesis"
 D = 3
@@ -44,8 +44,7 @@ class _Run:
 
 def _problem(kind: str, M: int) -> FederatedQuadratic:
     rng = np.random.default_rng(seed_for(f"{PAPER}/upper-bound-instances:{kind}"))
-    Q, _ = np.linalg.qr(rng.normal(size=(D, D)))
-    A = Q @ np.diag([1.0, 0.4, 0.1]) @ Q.T  # L = 1, mu = 0.1
+    A = spd_matrix(random_rotation(rng, D), [1.0, 0.4, 0.1])  # L = 1, mu = 0.1
     if kind == "homogeneous":
         return FederatedQuadratic(A, np.zeros(D))
     shifts = rng.normal(size=(M, D))
@@ -398,8 +397,8 @@ def lem221_eq237(ctx: Context) -> Evidence:
     d = 3
     points = Points()
     for _ in range(n):
-        Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
-        A = Q @ np.diag(np.concatenate([[1.0], rng.uniform(0, 1, d - 1)])) @ Q.T  # L = 1
+        Q = random_rotation(rng, d)
+        A = spd_matrix(Q, np.concatenate([[1.0], rng.uniform(0, 1, d - 1)]))  # L = 1
         C = np.diag(rng.uniform(0.05, 1.0, d))
         s4 = float(np.trace(C) ** 2 + 2 * np.trace(C @ C))  # E||eps||^4 of one client's noise
         s2 = np.sqrt(s4)

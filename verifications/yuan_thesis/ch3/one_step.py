@@ -18,7 +18,7 @@ from scipy.special import expit
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
-from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
+from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data, random_rotation, spd_matrix
 from fedtheory.reference import logistic_optimum
 
 from .instability import identity_evidence
@@ -31,8 +31,8 @@ class QuadraticCase:
 
     def __init__(self, rng):
         d = 4
-        Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
-        self.p = FederatedQuadratic(Q @ np.diag([1.0, 0.3, 0.05, 0.01]) @ Q.T, rng.normal(size=d))
+        Q = random_rotation(rng, d)
+        self.p = FederatedQuadratic(spd_matrix(Q, [1.0, 0.3, 0.05, 0.01]), rng.normal(size=d))
         self.C = np.diag([0.5, 0.3, 0.15, 0.05])
         self.sigma2, self.L, self.mu, self.x_star = float(np.trace(self.C)), 1.0, 0.01, self.p.x_star
 

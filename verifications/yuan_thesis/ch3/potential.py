@@ -22,7 +22,7 @@ from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
-from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data
+from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data, random_rotation, spd_matrix
 from fedtheory.reference import logistic_optimum
 
 from .printed import proof_pattern
@@ -55,9 +55,9 @@ def _objectives(fam: Family) -> list[_Objective]:
         )
     for i in range(3 if fam.quick else 10):
         d = 5
-        Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+        Q = random_rotation(rng, d)
         eig = np.geomspace(1.0, float(10 ** -rng.uniform(1, 4)), d)
-        q = FederatedQuadratic(Q @ np.diag(eig) @ Q.T, rng.normal(size=d))
+        q = FederatedQuadratic(spd_matrix(Q, eig), rng.normal(size=d))
 
         out.append(_Objective(f"quadratic {i}", q.gap, q.grad, q.x_star, float(eig[-1]), float(eig[0])))
     inst = ins.build(10, proof_pattern(5))
