@@ -397,8 +397,7 @@ def lem221_eq237(ctx: Context) -> Evidence:
     d = 3
     points = Points()
     for _ in range(n):
-        Q = random_rotation(rng, d)
-        A = spd_matrix(Q, np.concatenate([[1.0], rng.uniform(0, 1, d - 1)]))  # L = 1
+        A = spd_matrix(random_rotation(rng, d), np.concatenate([[1.0], rng.uniform(0, 1, d - 1)]))  # L = 1
         C = np.diag(rng.uniform(0.05, 1.0, d))
         s4 = float(np.trace(C) ** 2 + 2 * np.trace(C @ C))  # E||eps||^4 of one client's noise
         s2 = np.sqrt(s4)
