@@ -8,7 +8,7 @@ interval, so that a verdict the error cannot decide is ``inconclusive``).
 Setting. SGD ``x_{k+1} = x_k - eta (F'(x_k) + xi_k)``, ``xi_k ~ U[-sigma, sigma]``, on ``F`` of (A.15) (gradient noise,
 as in ``thm-a.9``). The map ``x -> s x`` sends ``(L, Q, sigma)`` to ``(L, Q s, sigma / s)``, so ``eta L`` and
 ``Q sigma / L^2`` are the only free parameters and ``L = sigma = 1``. Lemma A.12 prints no condition on ``eta``; it
-serves Theorem A.9, whose step sizes ``eta <= 1/(2L)`` (line 3011) are used throughout (the printed proofs need
+serves Theorem A.9, whose step sizes ``eta <= 1/(2L)`` are used throughout (the printed proofs need
 ``1 - eta F'' >= 0``). Families: ``K`` in {10, 50} (quick) or {10, 50, 200} (full); ``eta L`` in {1/(2K), 0.1, 0.25,
 0.5} (quick) or {1/(2K), 0.01, 0.05, 0.1, 0.25, 0.5} (full); ``Q = Q_max`` and ``Q_max / 4`` with
 ``Q_max = L/(24 eta K sigma)``, the threshold of A.13(b, c) (``Q_max`` only for ``K = 200``, to bound memory); every
@@ -22,17 +22,17 @@ eta F'''(+-inf) u_k'(+-inf)``, with ``F''``, ``F'''`` of the instance evaluated 
 Nothing is missed beyond the grid's ends: there ``u_k'' <= 0`` (part (e), whose induction is sound for ``eta L <= 1``),
 so ``u_k''`` stays below its limit 0 and the monotone ``u_k'`` between its value at the end node and its limit.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, Lemma A.12 at lines 3044-3082, Lemma A.13 at 3086-3118.
+Paper text: Lemmas A.12 and A.13 with their proofs, and Theorem A.9 (appendix A.4).
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 
 from fedtheory.exact import uniform
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems import LogCoshQuadratic
 
 PAPER = "yuan-thesis"
@@ -82,9 +82,9 @@ def _sup_on_windows(grid, values, lo, hi):
     return uniform.window_sup(grid, values, np.maximum(lo, grid[0]), np.minimum(hi, grid[-1]))
 
 
-@cache
-def _family(K: int, eta: float, frac: float) -> dict:
-    """Every claim's rows for one family: the engine run, reduced over x (one row per k)."""
+@family(f"{PAPER}/lem-a.12-a.13-rows")
+def _rows(fam: Family, K: int, eta: float, frac: float) -> dict:
+    """Every claim's rows for one family ``(K, eta, frac)``: the engine run, reduced over x (one row per k)."""
     Q = frac * L / (24 * eta * K * SIGMA)
     p = LogCoshQuadratic(L, Q)
 
@@ -193,26 +193,27 @@ def _evidence(ctx: Context, parts, relation: str, witness: dict, bound=None) -> 
     """Concatenate the rows of ``parts`` (a part name, or ``{label: part}`` recorded as ``window``) over the families
     of the profile into one Evidence."""
     labelled = {None: parts} if isinstance(parts, str) else parts
-    measured, lo, hi, bounds, atol = [], [], [], [], 0.0
-    grid: dict[str, list] = {}
+    points, atol = Points(), 0.0
     for label, part in labelled.items():
-        for fam in _families(ctx.quick):
-            data = _family(*fam)
+        for params in _families(ctx.quick):
+            data = _rows(ctx, *params)
             rows = data[part]
             n = len(rows["k"])
-            measured.append(rows["measured"])
-            lo.append(rows["lo"])
-            hi.append(rows["hi"])
-            bounds.append(np.broadcast_to(rows["bound"] if bound is None else bound, (n,)))
+            bounds = np.broadcast_to(rows["bound"] if bound is None else bound, (n,))
             atol = max(atol, rows.get("atol", 0.0))
-            for name, value in data["params"].items():
-                grid.setdefault(name, []).extend([value] * n)
-            for name in ("k", "part", "x"):
-                if name in rows:
-                    grid.setdefault(name, []).extend(list(rows[name]))
-            if label is not None:
-                grid.setdefault("window", []).extend([label] * n)
-    m, b, lo, hi = (np.concatenate(v) for v in (measured, bounds, lo, hi))
+            per_row = [name for name in ("k", "part", "x") if name in rows]
+            window = {} if label is None else {"window": label}
+            for j in range(n):
+                points.add(
+                    rows["measured"][j],
+                    bounds[j],
+                    interval=(rows["lo"][j], rows["hi"][j]),
+                    **data["params"],
+                    **{name: rows[name][j] for name in per_row},
+                    **window,
+                )
+    m, b, lo, hi = (np.asarray(v) for v in (points.measured, points.bound, points.lo, points.hi))
+    grid = points.grid
     summary = {}
     k = np.asarray(grid["k"])
     resolved = (k >= 1) & (np.abs(b) > 1e3 * atol)  # k = 0 is an equality; tiny bounds are decided by rounding
@@ -225,13 +226,9 @@ def _evidence(ctx: Context, parts, relation: str, witness: dict, bound=None) -> 
         first[key] = min(first.get(key, int(kk)), int(kk))
     if first:
         summary["first failing k"] = first
-    return Evidence(
-        measured=m,
-        bound=b,
-        relation=relation,
+    return points.evidence(
+        relation,
         atol=atol,
-        interval=(lo, hi),
-        grid=grid,
         witness={
             "instance": "(A.15), L = sigma = 1, gradient noise U[-sigma, sigma]",
             "engine": "fedtheory.exact.uniform, eta sigma / dx = 16; interval = |fine - coarse| (+ rounding); "
@@ -244,16 +241,19 @@ def _evidence(ctx: Context, parts, relation: str, witness: dict, bound=None) -> 
 
 
 def _over_families(ctx: Context, part: str, key: str, reduce) -> float:
-    return float(reduce([reduce(_family(*fam)[part][key]) for fam in _families(ctx.quick)]))
+    return float(reduce([reduce(_rows(ctx, *params)[part][key]) for params in _families(ctx.quick)]))
 
 
 @claim(
     f"{PAPER}/lem-a.12:d",
-    source="Lemma A.12(d), line 3057",
+    source="Lemma A.12(d)",
     statement="On (A.15) with U[-sigma, sigma] gradient noise, for every k: inf_x u_k'(x) >= (1 - eta L)^k.",
     expect="holds",
 )
 def lem_a12d(ctx: Context) -> Evidence:
+    """Instance (A.15), L = sigma = 1, U[-sigma, sigma] gradient noise, the families of the module docstring:
+    inf_x u_k' from the exact engine (grid nodes with error bars, and the exact limits at -inf and +inf), against
+    (1 - eta L)^k."""
     return _evidence(
         ctx,
         "d",
@@ -268,12 +268,14 @@ def lem_a12d(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.12:d-proof",
-    source="proof of Lemma A.12(d), line 3070",
+    source="proof of Lemma A.12(d)",
     statement="Printed proof line: inf_x u'_{k+1}(x) <= (1 - eta L) inf_x u'_k(x) for every k (infima over the real "
     "line; measured as the ratio of the two sides).",
     expect="holds",
 )
 def lem_a12d_proof(ctx: Context) -> Evidence:
+    """The exact engine of lem-a.12:d: inf_x u'_{k+1} over (1 - eta L) inf_x u'_k, both infima over the grid nodes
+    and the limits at -inf and +inf, interval from the engine's error bars; against 1."""
     return _evidence(
         ctx,
         "d-proof",
@@ -294,12 +296,14 @@ def lem_a12d_proof(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.12:d-proof-corrected",
-    source="proof of Lemma A.12(d), line 3070, with the direction the telescoping to (d) needs",
+    source="proof of Lemma A.12(d), with the direction the telescoping to (d) needs",
     statement="For every x and k: u'_{k+1}(x) >= (1 - eta L) inf_z u'_k(z) (so inf u'_{k+1} >= (1 - eta L) inf u'_k); "
     "measured as u'_{k+1}(x) / ((1 - eta L) inf_z u'_k(z)), its minimum over x.",
     expect="holds",
 )
 def lem_a12d_proof_corrected(ctx: Context) -> Evidence:
+    """The exact engine of lem-a.12:d: the minimum over the grid nodes and the limits at -inf and +inf of
+    u'_{k+1}(x) / ((1 - eta L) inf_z u'_k(z)), interval from the engine's error bars; against 1."""
     return _evidence(
         ctx,
         "d-proof-corrected",
@@ -311,11 +315,13 @@ def lem_a12d_proof_corrected(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.12:e",
-    source="Lemma A.12(e), line 3058",
+    source="Lemma A.12(e)",
     statement="On (A.15) with U[-sigma, sigma] gradient noise, for every k: sup_x u_k''(x) <= 0.",
     expect="holds",
 )
 def lem_a12e(ctx: Context) -> Evidence:
+    """Instance (A.15), L = sigma = 1, U[-sigma, sigma] gradient noise: sup_x u_k'' from the exact engine (grid nodes
+    with error bars, and the exact limits at -inf and +inf), against 0."""
     return _evidence(
         ctx,
         "e",
@@ -329,12 +335,14 @@ def lem_a12e(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.12:e-proof",
-    source="proof of Lemma A.12(e), line 3078",
+    source="proof of Lemma A.12(e)",
     statement="Printed proof line: sup_x u''_{k+1} <= (1 - eta L)^2 sup_x u''_k - eta inf_x F'''(x) (1 - eta L)^k <= 0 "
     "for every k (suprema and infima over the real line; both inequalities checked).",
     expect="holds",
 )
 def lem_a12e_proof(ctx: Context) -> Evidence:
+    """The exact engine of lem-a.12:e, suprema over the grid nodes and the limits at -inf and +inf: the left side
+    minus the middle term, and the middle term itself, each with the engine's error bars, against 0."""
     return _evidence(
         ctx,
         "e-proof",
@@ -355,11 +363,13 @@ _A13_STATEMENT = (
 
 @claim(
     f"{PAPER}/lem-a.13:a",
-    source="Lemma A.13(a), line 3090",
+    source="Lemma A.13(a)",
     statement=_A13_STATEMENT.replace("FACTOR", "(1 - eta L)") + " (the window as printed).",
     expect="fails",
 )
 def lem_a13a(ctx: Context) -> Evidence:
+    """u''_{k+1} from the exact engine at the grid node of |x| <= L/(8Q) that decides the inequality, against the
+    printed right-hand side (window centred at x, factor 1 - eta L), interval from the engine's error bars."""
     return _evidence(
         ctx,
         "a",
@@ -374,25 +384,29 @@ def lem_a13a(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.13:a-corrected",
-    source="Lemma A.13(a), line 3090, with (1 - eta L)^k from part (d)",
+    source="Lemma A.13(a), with (1 - eta L)^k from part (d)",
     statement=_A13_STATEMENT.replace("FACTOR", "(1 - eta L)^k")
     + ", both with the printed window and with the step's window [x - eta F'(x) - eta sigma, x - eta F'(x) + eta "
     "sigma] (the one the proof from (f) gives).",
     expect="holds",
 )
 def lem_a13a_corrected(ctx: Context) -> Evidence:
+    """As lem-a.13:a with the factor (1 - eta L)^k, once with the printed window and once with the step's window;
+    exact engine, interval from its error bars."""
     parts = {"printed": "a-corrected printed window", "step": "a-corrected step window"}
     return _evidence(ctx, parts, "<=", {})
 
 
 @claim(
     f"{PAPER}/lem-a.13:b",
-    source="Lemma A.13(b), line 3094",
+    source="Lemma A.13(b)",
     statement="If Q <= L/(24 eta K sigma), then for every k < K: sup_{|x| <= L/(12Q)} u_k''(x) <= "
     "-sum_{j<k} (1 - eta L)^(2j+1) eta Q/2.",
     expect="fails",
 )
 def lem_a13b(ctx: Context) -> Evidence:
+    """The maximum of u_k'' over the grid nodes of |x| <= L/(12Q) from the exact engine, with its error bars, against
+    the printed bound, for Q = Q_max and Q_max/4 (module docstring)."""
     return _evidence(
         ctx,
         "b",
@@ -406,23 +420,27 @@ def lem_a13b(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.13:b-corrected",
-    source="Lemma A.13(b), line 3094, iterating the corrected (a)",
+    source="Lemma A.13(b), iterating the corrected (a)",
     statement="If Q <= L/(24 eta K sigma), then for every k < K: sup_{|x| <= L/(12Q)} u_k''(x) <= "
     "-(1 - eta L)^(k-1) sum_{j<k} (1 - eta L)^j eta Q/2.",
     expect="holds",
 )
 def lem_a13b_corrected(ctx: Context) -> Evidence:
+    """The maximum of u_k'' over the grid nodes of |x| <= L/(12Q) from the exact engine, with its error bars, as in
+    lem-a.13:b, against the bound obtained by iterating the corrected (a)."""
     return _evidence(ctx, "b-corrected", "<=", {})
 
 
 @claim(
     f"{PAPER}/lem-a.13:c",
-    source="Lemma A.13(c), line 3098",
+    source="Lemma A.13(c)",
     statement="If eta <= 1/(2L) and Q <= L/(24 eta K sigma), then for every k < K and |x| <= L/(24Q): "
     "u_{k+1}(x) - u_k(x - eta F'(x)) <= -(1/12) eta^3 sigma^2 Q sum_{j<k} (1 - eta L)^(2j+1).",
     expect="fails",
 )
 def lem_a13c(ctx: Context) -> Evidence:
+    """u_{k+1}(x) - u_k(x - eta F'(x)) from the exact engine (u_k interpolated at the GD step) at the grid node of
+    |x| <= L/(24Q) that decides the inequality, with its error bars, against the printed bound."""
     return _evidence(
         ctx,
         "c",
@@ -433,10 +451,12 @@ def lem_a13c(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.13:c-corrected",
-    source="Lemma A.13(c), line 3098, with the corrected (b)",
+    source="Lemma A.13(c), with the corrected (b)",
     statement="If eta <= 1/(2L) and Q <= L/(24 eta K sigma), then for every k < K and |x| <= L/(24Q): "
     "u_{k+1}(x) - u_k(x - eta F'(x)) <= -(1/12) eta^3 sigma^2 Q (1 - eta L)^(k-1) sum_{j<k} (1 - eta L)^j.",
     expect="holds",
 )
 def lem_a13c_corrected(ctx: Context) -> Evidence:
+    """u_{k+1}(x) - u_k(x - eta F'(x)) from the exact engine at the grid node of |x| <= L/(24Q) that decides the
+    inequality, with its error bars, as in lem-a.13:c, against the bound obtained from the corrected (b)."""
     return _evidence(ctx, "c-corrected", "<=", {})

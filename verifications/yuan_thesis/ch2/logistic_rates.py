@@ -14,22 +14,23 @@ looseness is visible, and a sampled value above its certified bound is an error.
 :func:`fedtheory.reference.logistic_optimum`. Monte Carlo intervals are simultaneous 99% intervals
 (:func:`fedtheory.fit.mc_mean` with ``family_size`` the number of grid points).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``: Assumption 2.1 at line 151, Assumption 2.3 at 173,
-Proposition 2.1 at 181 (eq. (2.2) at 183), Lemma 2.3 at 206, the proof of Proposition 2.1 at 220-232 (step size at
-230); Assumption 2.5 at 522, Theorem 2.19 at 609 (eq. (2.31) at 611), its proof at 619-672 (step size at 670).
+Paper text: Assumptions 2.1, 2.3 and 2.5, Proposition 2.1 (eq. (2.2)) and its proof with the step size, Lemma 2.3,
+Theorem 2.19 (eq. (2.31)) and its proof with the step size.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from scipy.special import expit
 
 from fedtheory.algorithms import fedavg
 from fedtheory.fit import mc_mean
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
@@ -170,7 +171,7 @@ def _certify(problem: LogisticRegression, kind: str, data: str, rng: np.random.G
     const = _constants(problem)
     sampled = _sampled(problem, reference.x, rng)
     for key, lower in sampled.items():
-        if lower > const[key] * (1 + 1e-9):
+        if lower > const[key] * (1 + ROUNDING):
             raise RuntimeError(f"certified {key} = {const[key]} is below a sampled value {lower}: a derivation bug")
     witness = {
         "data": data,
@@ -199,20 +200,20 @@ def _certify(problem: LogisticRegression, kind: str, data: str, rng: np.random.G
     )
 
 
-@cache
-def _homogeneous() -> _Instance:
+@family(f"{PAPER}/logistic-instances:homogeneous")
+def _homogeneous(fam: Family) -> _Instance:
     """One shared data set of ``N_SHARED`` rows that every client samples (any number of clients)."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/logistic-instances:homogeneous"))
+    rng = fam.rng()
     shared = logistic_data(rng, n_clients=1, n_per_client=N_SHARED, dim=D, separation=SEPARATION, l2=L2)
     problem = LogisticRegression(shared.features[0], shared.labels[0], l2=L2)
     data = f"logistic_data(d = {D}, separation = {SEPARATION}, l2 = {L2}): one shared set of {N_SHARED} rows"
     return _certify(problem, "homogeneous", data, rng)
 
 
-@cache
-def _heterogeneous(M: int) -> _Instance:
+@family(f"{PAPER}/logistic-instances:heterogeneous")
+def _heterogeneous(fam: Family, M: int) -> _Instance:
     """``M`` clients owning ``N_PER_CLIENT`` rows each, feature means shifted per client."""
-    rng = np.random.default_rng(seed_for(f"{PAPER}/logistic-instances:heterogeneous:{M}"))
+    rng = fam.rng()
     problem = logistic_data(
         rng, n_clients=M, n_per_client=N_PER_CLIENT, dim=D, separation=SEPARATION, heterogeneity=HETEROGENEITY, l2=L2
     )
@@ -223,9 +224,9 @@ def _heterogeneous(M: int) -> _Instance:
     return _certify(problem, "heterogeneous", data, rng)
 
 
-def _instances(ms: tuple[int, ...]) -> list[tuple[_Instance, int]]:
+def _instances(ctx: Context, ms: tuple[int, ...]) -> list[tuple[_Instance, int]]:
     """(instance, M) pairs: the homogeneous instance and a heterogeneous one for every ``M``."""
-    return [(_homogeneous(), M) for M in ms] + [(_heterogeneous(M), M) for M in ms]
+    return [(_homogeneous(ctx), M) for M in ms] + [(_heterogeneous(ctx, M), M) for M in ms]
 
 
 def _instance_witness(pairs: list[tuple[_Instance, int]]) -> dict:
@@ -276,14 +277,9 @@ def _fedavg(
     return _RunSums(value_gap / (K * R), consensus, np.sum((server - inst.x_star) ** 2, axis=1), weighted / weights)
 
 
-def _grid_append(grid: dict, **values) -> None:
-    for key, v in values.items():
-        grid.setdefault(key, []).append(v)
-
-
 @claim(
     f"{PAPER}/lem-2.3:logistic",
-    source="Lemma 2.3, line 206 (last LHS term read at r = R - 1, as in yuan-thesis/lem-2.3)",
+    source="Lemma 2.3 (last LHS term read at r = R - 1, as in yuan-thesis/lem-2.3)",
     statement="For eta <= 1/(4L): E[(1/KR) sum_r sum_{k=1..K} F(xbar^(r,k)) - F*] + (1/(2 eta KR)) "
     "E||xbar^(R-1,K) - x*||^2 <= (1/(2 eta KR))||x^(0,0) - x*||^2 + eta sigma^2/M + "
     "(L/(MKR)) sum_r sum_{k<K} sum_m E||x_m^(r,k) - xbar^(r,k)||^2; checked on l2-regularised logistic regression "
@@ -291,12 +287,19 @@ def _grid_append(grid: dict, **values) -> None:
     expect="holds",
 )
 def lem23_logistic(ctx: Context) -> Evidence:
+    """Logistic regression, homogeneous and heterogeneous (M = 2, 8), with certified L, sigma and F*; FedAvg with one
+    sampled row per step from x^(0,0) = 0 (1000 replicas, 4000 in the full profile): E[LHS - consensus term] by
+    Monte Carlo with simultaneous 99% intervals, against B^2/(2 eta KR) + eta sigma^2/M."""
     S = 1000 if ctx.quick else 4000
     Rs = (4,) if ctx.quick else (4, 16)
     configs = [
-        (inst, M, frac, K, R) for inst, M in _instances((2, 8)) for frac in (1.0, 0.25) for K in (1, 4, 16) for R in Rs
+        (inst, M, frac, K, R)
+        for inst, M in _instances(ctx, (2, 8))
+        for frac in (1.0, 0.25)
+        for K in (1, 4, 16)
+        for R in Rs
     ]
-    measured, lo, hi, bound, grid = [], [], [], [], {}
+    points = Points()
     for i, (inst, M, frac, K, R) in enumerate(configs):
         eta = frac / (4 * inst.L)
         KR = K * R
@@ -304,29 +307,23 @@ def lem23_logistic(ctx: Context) -> Evidence:
         # Both sides are random: LHS minus the RHS's consensus term is one random variable per replica.
         sample = run.value_gap + run.final_distance / (2 * eta * KR) - inst.L / (M * KR) * run.consensus
         est = mc_mean(sample, family_size=len(configs))
-        measured.append(float(est.mean))
-        lo.append(float(est.lo))
-        hi.append(float(est.hi))
-        bound.append(inst.B**2 / (2 * eta * KR) + eta * inst.sigma2 / M)
-        _grid_append(grid, instance=inst.kind, M=M, K=K, R=R, eta_4L=frac)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        interval=(lo, hi),
-        grid=grid,
+        bound = inst.B**2 / (2 * eta * KR) + eta * inst.sigma2 / M
+        interval = (float(est.lo), float(est.hi))
+        points.add(float(est.mean), bound, interval=interval, instance=inst.kind, M=M, K=K, R=R, eta_4L=frac)
+    return points.evidence(
+        "<=",
         witness={
             "measured": "E[LHS - (L/(MKR)) sum sum sum ||x_m - xbar||^2] (one random variable per replica)",
             "bound": "B^2/(2 eta KR) + eta sigma^2/M",
             "replicas": S,
-            "instances": _instance_witness(_instances((2, 8))),
+            "instances": _instance_witness(_instances(ctx, (2, 8))),
         },
     )
 
 
 @claim(
     f"{PAPER}/prop-2.1:logistic",
-    source="Proposition 2.1, eq. (2.2), line 183; step size of its proof, line 230",
+    source="Proposition 2.1, eq. (2.2); the step size in its proof",
     statement="With eta = min{1/(4L), sqrt(M) B/(sqrt(KR) sigma), B^(2/3)/(K^(2/3) R^(1/3) L^(1/3) sigma^(2/3)), "
     "B^(2/3)/(K R^(1/3) L^(1/3) zeta^(2/3))}, FedAvg attains E[(1/KR) sum sum F(xbar^(r,k))] - F* <= "
     "C((1) + (2) + (3) + (4)) with C = 18.5 (term-by-term constant of the proof, as in yuan-thesis/prop-2.1); "
@@ -335,10 +332,13 @@ def lem23_logistic(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop21_logistic(ctx: Context) -> Evidence:
+    """The instances of lem-2.3:logistic (M = 2, 8; also 16 in the full profile) with certified L, sigma, zeta and F*;
+    FedAvg with the prescribed step size (300 replicas, 2000 in the full profile): E[(1/KR) sum sum F(xbar^(r,k))] -
+    F* over (1) + (2) + (3) + (4) by Monte Carlo with simultaneous 99% intervals, against C = 18.5."""
     S = 300 if ctx.quick else 2000
     Ms = (2, 8) if ctx.quick else (2, 8, 16)
-    configs = [(inst, M, K, R) for inst, M in _instances(Ms) for K in (1, 4, 16) for R in (2, 8, 32)]
-    measured, lo, hi, grid = [], [], [], {}
+    configs = [(inst, M, K, R) for inst, M in _instances(ctx, Ms) for K in (1, 4, 16) for R in (2, 8, 32)]
+    points = Points()
     for i, (inst, M, K, R) in enumerate(configs):
         L, B, s, z = inst.L, inst.B, np.sqrt(inst.sigma2), inst.zeta
         steps = [
@@ -357,29 +357,32 @@ def prop21_logistic(ctx: Context) -> Evidence:
         )
         run = _fedavg(inst, eta, K, R, M, S, ctx.rng(i), values=True)
         est = mc_mean(run.value_gap / rate, family_size=len(configs))
-        measured.append(float(est.mean))
-        lo.append(float(est.lo))
-        hi.append(float(est.hi))
-        _grid_append(grid, instance=inst.kind, M=M, K=K, R=R, eta_L=eta * L, step_branch=int(np.argmin(steps)))
-    return Evidence(
-        measured=measured,
+        points.add(
+            float(est.mean),
+            interval=(float(est.lo), float(est.hi)),
+            instance=inst.kind,
+            M=M,
+            K=K,
+            R=R,
+            eta_L=eta * L,
+            step_branch=int(np.argmin(steps)),
+        )
+    return points.evidence(
+        "<=",
         bound=PROP21_C,
-        relation="<=",
-        interval=(lo, hi),
-        grid=grid,
         witness={
             "measured": "E[(1/KR) sum sum F(xbar^(r,k)) - F*] / ((1) + (2) + (3) + (4)), certified constants",
             "step_branch": "index of the minimum in the step-size rule (0: 1/(4L), 1: noise, 2: (3), 3: (4))",
-            "max ratio": float(np.max(measured)),
+            "max ratio": float(np.max(points.measured)),
             "replicas": S,
-            "instances": _instance_witness(_instances(Ms)),
+            "instances": _instance_witness(_instances(ctx, Ms)),
         },
     )
 
 
 @claim(
     f"{PAPER}/thm-2.19:logistic",
-    source="Theorem 2.19, eq. (2.31), line 611; its proof (bound before choosing eta, step size at 670)",
+    source="Theorem 2.19, eq. (2.31); its proof (bound before choosing eta, and the step size)",
     statement="FedAvg on homogeneous l2-regularised logistic regression (one sampled row per step) with eta = "
     "min{1/(2L), sqrt(M) B/(sqrt(KR) sigma), B^(1/3)/(K^(2/3) R^(1/3) Q^(1/3) sigma^(2/3))} and the weighted "
     "average x_hat: E F(x_hat) - F* <= 3B^2/(eta KR) + 96 eta^5 Q^2 K^3 R sigma^4 + eta sigma^2/M, with certified "
@@ -387,12 +390,15 @@ def prop21_logistic(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm219_logistic(ctx: Context) -> Evidence:
+    """The homogeneous instance of lem-2.3:logistic with certified L, Q, sigma and F*; FedAvg with the prescribed step
+    size and the weighted average x_hat (2000 replicas, 20 000 in the full profile): E F(x_hat) - F* by Monte Carlo
+    with simultaneous 99% intervals, against the bound before choosing eta."""
     S = 2000 if ctx.quick else 20_000
-    inst = _homogeneous()
+    inst = _homogeneous(ctx)
     L, Q, B = inst.L, inst.Q, inst.B
     s = max(np.sqrt(inst.sigma2), inst.sigma4)  # one sigma for Assumptions 2.1(c) and 2.5(b)
     configs = [(M, K, R) for M in (4, 16) for K in (4, 16) for R in (4, 16)]
-    measured, lo, hi, bound, ratio, grid = [], [], [], [], [], {}
+    points, ratio = Points(), []
     for i, (M, K, R) in enumerate(configs):
         steps = [
             1 / (2 * L),
@@ -402,23 +408,25 @@ def thm219_logistic(ctx: Context) -> Evidence:
         eta = min(steps)
         run = _fedavg(inst, eta, K, R, M, S, ctx.rng(i), values=False)
         est = mc_mean(inst.problem.value(run.x_hat) - inst.f_star, family_size=len(configs))
-        measured.append(float(est.mean))
-        lo.append(float(est.lo))
-        hi.append(float(est.hi))
-        bound.append(3 * B**2 / (eta * K * R) + 96 * eta**5 * Q**2 * K**3 * R * s**4 + eta * s**2 / M)
+        bound = 3 * B**2 / (eta * K * R) + 96 * eta**5 * Q**2 * K**3 * R * s**4 + eta * s**2 / M
+        points.add(
+            float(est.mean),
+            bound,
+            interval=(float(est.lo), float(est.hi)),
+            M=M,
+            K=K,
+            R=R,
+            eta_L=eta * L,
+            step_branch=int(np.argmin(steps)),
+        )
         rate = (
             L * B**2 / (K * R)
             + s * B / np.sqrt(M * K * R)
             + Q ** (1 / 3) * s ** (2 / 3) * B ** (5 / 3) / (K ** (1 / 3) * R ** (2 / 3))
         )
-        ratio.append(measured[-1] / rate)
-        _grid_append(grid, M=M, K=K, R=R, eta_L=eta * L, step_branch=int(np.argmin(steps)))
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        interval=(lo, hi),
-        grid=grid,
+        ratio.append(float(est.mean) / rate)
+    return points.evidence(
+        "<=",
         witness={
             "sigma": s,
             "step_branch": "index of the minimum in the step-size rule (0: 1/(2L), 1: noise, 2: (3'))",

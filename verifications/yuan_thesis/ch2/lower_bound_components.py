@@ -7,14 +7,12 @@ cross-checked against the FedAvg simulator; Lemma 2.12 and the Case 1-3 formulas
 (rationals and sympy). With u = eta L, every quantity in units of 1/L, zeta_* and L^{-1} zeta_*^2 is a
 function of (u, K, R) alone, so L = zeta_* = 1 loses no generality.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, Lemma 2.12 at line 2796, Lemma 2.13 at 2810,
-Lemma 2.14 at 2820 (proof 2828-2878), Claim A.6 at 2852 (proof 2882-2912).
+Paper text: Lemmas 2.12, 2.13 and 2.14 with their proofs, and Claim A.6 with its proof (appendix A).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import sympy as sp
@@ -22,6 +20,9 @@ import sympy as sp
 from fedtheory.algorithms import fedavg
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SCALED_ROUNDING
 from fedtheory.oracles import ExactGradient
 from fedtheory.problems import FederatedQuadratic
 
@@ -58,10 +59,10 @@ def x_final(u, K, R, x0=0.0):
     return (1 - one_minus_aR) * x0 + one_minus_aR / one_minus_a * bL
 
 
-@cache
-def _grid(quick: bool):
+@family(f"{PAPER}/lower-bound-grid")
+def _grid(fam: Family):
     """u = eta L in (0, 2] (uniform, plus log-spaced small values) x K in [2, 5000] (all K <= 200)."""
-    n_u = 1001 if quick else 4001
+    n_u = 1001 if fam.quick else 4001
     u = np.unique(np.concatenate([np.linspace(2 / (n_u - 1), 2.0, n_u - 1), np.logspace(-6, -2, 41)]))
     K = np.unique(np.concatenate([np.arange(2, 201), np.geomspace(200, 5000, 40).astype(int)]))
     return u[:, None], K[None, :].astype(float)
@@ -73,12 +74,14 @@ def _exact_bL(u: Fraction, K: int) -> Fraction:
 
 @claim(
     f"{PAPER}/claim-a.6",
-    source="Claim A.6, line 2854",
+    source="Claim A.6",
     statement="For eta <= 2/L and K >= 2: b <= -(0.001/L) min{1, (eta L K)^2}, b as in (A.9).",
     expect="holds",
 )
 def claim_a6(ctx: Context) -> Evidence:
-    u, K = _grid(ctx.quick)
+    """b L from the closed form (A.9) (``expm1``/``log1p``, L = zeta_* = 1) on the eta L x K grid of :func:`_grid`;
+    the ratio b L / min{1, (eta L K)^2} is compared with the printed constant -0.001."""
+    u, K = _grid(ctx)
     _, bL = a_b(u, K)
     ratio = bL / np.minimum(1.0, (u * K) ** 2)
     shape = ratio.shape
@@ -86,7 +89,7 @@ def claim_a6(ctx: Context) -> Evidence:
         measured=ratio,
         bound=-0.001,
         relation="<=",
-        atol=1e-12,
+        atol=1e-12,  # absolute rounding of the ratio, of magnitude 0.015 and above on this grid
         grid={"eta_L": np.broadcast_to(u, shape), "K": np.broadcast_to(K, shape).astype(int)},
         witness={
             "measured": "b L / min{1, (eta L K)^2}",
@@ -98,13 +101,15 @@ def claim_a6(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/claim-a.6:case5-first-step",
-    source="proof of Claim A.6, Case 5, line 2910",
+    source="proof of Claim A.6, Case 5",
     statement="As printed: for K >= 5, eta L < 1.04 (and eta L K > 2), b <= (1/(2L))(-1 - e^{-1.16 eta L K} + "
     "2 e^{-0.5 eta L K}).",
     expect="fails",
 )
 def claim_a6_case5(ctx: Context) -> Evidence:
-    u, K = _grid(ctx.quick)
+    """b L from the closed form (A.9) on the part of the grid of :func:`_grid` in Case 5 (K >= 5, eta L < 1.04,
+    eta L K > 2), against the printed intermediate bound (1/2)(-1 - e^{-1.16 eta L K} + 2 e^{-0.5 eta L K})."""
+    u, K = _grid(ctx)
     mask = (K >= 5) & (u < 1.04) & (u * K > 2)
     _, bL = a_b(u, K)
     x = u * K
@@ -113,7 +118,7 @@ def claim_a6_case5(ctx: Context) -> Evidence:
         measured=bL[mask],
         bound=rhs[mask],
         relation="<=",
-        atol=1e-12,
+        atol=1e-12,  # absolute rounding of b L and of the printed bound, of magnitudes 0.05 to 2 here
         grid={"eta_L": np.broadcast_to(u, mask.shape)[mask], "K": np.broadcast_to(K, mask.shape)[mask]},
         witness={
             "why": "(1 - eta L/8)^K <= e^{-eta L K/8}, not e^{-eta L K/2}; the printed bound uses "
@@ -152,12 +157,14 @@ def _true_bL(K: int):
 
 @claim(
     f"{PAPER}/claim-a.6:case-formulas",
-    source="proof of Claim A.6, Cases 1-3, lines 2894-2906",
+    source="proof of Claim A.6, Cases 1-3",
     statement="b L = -(1/16)u^2 (K = 2), -(3/16)u^2 + (1/64)u^3 (K = 3), -(3/16)u^2 + (3/64)u^3 - (7/2048)u^4 "
     "(K = 4), u = eta L, with b as in (A.9).",
     expect="fails",
 )
 def claim_a6_case_formulas(ctx: Context) -> Evidence:
+    """b L of (A.9) expanded by sympy for K = 2, 3, 4 against the printed polynomials in u = eta L; measured: the
+    largest coefficient of their difference (exact, 0 when they agree)."""
     residual = {K: sp.expand(_true_bL(K) - printed) for K, (printed, *_) in _CASES.items()}
     measured = [float(sp.Poly(r, _U).max_norm()) if r != 0 else 0.0 for r in residual.values()]
     return Evidence(
@@ -174,29 +181,24 @@ def claim_a6_case_formulas(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/claim-a.6:case-bounds",
-    source="proof of Claim A.6, Cases 1-3, lines 2894-2906",
+    source="proof of Claim A.6, Cases 1-3",
     statement="With b from (A.9): on each printed range (K = 2: eta L > 1; K = 3: eta L > 2/3; K = 4: eta L > 1/2; "
     "eta L <= 2), b L <= the printed intermediate bound (-(1/16), -(5/32), -(3/32)) (eta L)^2 and b L <= "
     "the printed final bound (-1/16, -5/72, -3/128).",
     expect="fails",
 )
 def claim_a6_case_bounds(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {"K": [], "eta_L": [], "step": []}
+    """The sympy polynomial b L of (A.9), evaluated in float64 at 2000 points of each printed range of eta L
+    (K = 2, 3, 4), against the printed intermediate and final bounds."""
+    points = Points()
     for K, (_, (lo, hi), middle, final) in _CASES.items():
         true = sp.lambdify(_U, _true_bL(K))
         for u in np.linspace(float(lo), float(hi), 2001)[1:]:  # the ranges are open at the left end
             for step, b in (("intermediate", float(middle.subs(_U, u))), ("final", float(final))):
-                measured.append(true(u))
-                bound.append(b)
-                grid["K"].append(K)
-                grid["eta_L"].append(float(u))
-                grid["step"].append(step)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        atol=1e-14,
-        grid=grid,
+                points.add(true(u), b, K=K, eta_L=float(u), step=step)
+    return points.evidence(
+        "<=",
+        atol=1e-14,  # absolute rounding of a degree-4 polynomial evaluated at u <= 2 (values of order 0.01 to 1)
         witness={
             "note": "K = 3: the true b L = -(3/16)u^2 + (3/128)u^3 exceeds -(5/32)u^2 for u > 4/3; the "
             "final bounds hold"
@@ -204,8 +206,8 @@ def claim_a6_case_bounds(ctx: Context) -> Evidence:
     )
 
 
-def _lemma214_grid(quick: bool):
-    u, K = _grid(quick)
+def _lemma214_grid(ctx: Context):
+    u, K = _grid(ctx)
     R = np.array([1, 10, 100, 1_000, 10_000, 100_000, 1_000_000], dtype=float)
     return u[..., None], K[..., None], R[None, None, :]
 
@@ -213,16 +215,16 @@ def _lemma214_grid(quick: bool):
 @claim(
     f"{PAPER}/lem-2.14:eq-2.15",
     figure="heterogeneous-drift",
-    source="Lemma 2.14, eq. (2.15), line 2822; constant c4 = 1/16000 from the proof",
+    source="Lemma 2.14, eq. (2.15); constant c4 = 1/16000 from the proof",
     statement="For eta <= 2/L, K >= 2, even M, from x^(0,0) = 0: x^(R,0) <= -(1/16000) L^{-1} zeta_* min{1, eta L K, "
     "(eta L K)^2 R}.",
     expect="holds",
 )
 def lem214_eq215(ctx: Context) -> Evidence:
-    path = ctx.figure_path("heterogeneous-drift")
-    if path is not None:
-        _draw_drift(path)
-    u, K, R = _lemma214_grid(ctx.quick)
+    """x^(R,0) from the closed form (A.10) (L = zeta_* = 1, x^(0,0) = 0) on the eta L x K grid of :func:`_grid` and
+    R from 1 to 1e6, divided by min{1, eta L K, (eta L K)^2 R}, against the constant -c4 = -1/16000."""
+    ctx.draw(_draw_drift)
+    u, K, R = _lemma214_grid(ctx)
     x = x_final(u, K, R)
     ratio = x / np.minimum.reduce([np.ones_like(x), np.broadcast_to(u * K, x.shape), (u * K) ** 2 * R])
     shape = ratio.shape
@@ -252,12 +254,14 @@ C4 = 3 / 32 / 16000**2  # the constant (2.15)'s c4 = 1/16000 gives through F^(4)
 
 @claim(
     f"{PAPER}/lem-2.14:eq-2.16",
-    source="Lemma 2.14, eq. (2.16), line 2824",
+    source="Lemma 2.14, eq. (2.16)",
     statement="As printed: F^(4)(x^(R,0)) >= C4 L^{-1} zeta_*^2 min{1, eta L K, (eta L K)^4 R^2}; checked with "
     "C4 = (3/32)(1/16000)^2, the constant the proof's c4 implies.",
     expect="fails",
 )
 def lem214_eq216(ctx: Context) -> Evidence:
+    """F^(4)(x^(R,0)) = (3/32) x^2 from the closed form (A.10) (L = zeta_* = 1), K = 2, eta L K from 1e-10 to 1 and
+    R large enough that the printed middle term eta L K is the minimum, divided by the printed rate, against C4."""
     y = np.logspace(-10, 0, 21)  # eta L K
     K = 2.0
     R = 10 * np.ceil(y**-1.5)  # enough rounds that (eta L K)^4 R^2 >= eta L K: the middle term is the minimum
@@ -278,13 +282,15 @@ def lem214_eq216(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.14:eq-2.16-corrected",
-    source="Lemma 2.14, eq. (2.16), line 2824, squared middle term",
+    source="Lemma 2.14, eq. (2.16), squared middle term",
     statement="Corrected: F^(4)(x^(R,0)) >= C4 L^{-1} zeta_*^2 min{1, (eta L K)^2, (eta L K)^4 R^2} with "
     "C4 = (3/32)(1/16000)^2, for eta <= 2/L, K >= 2, from x^(0,0) = 0.",
     expect="holds",
 )
 def lem214_eq216_corrected(ctx: Context) -> Evidence:
-    u, K, R = _lemma214_grid(ctx.quick)
+    """F^(4)(x^(R,0)) from the closed form (A.10) on the grid of :func:`_lemma214_grid`, divided by the rate with
+    the squared middle term, against C4 = (3/32)(1/16000)^2."""
+    u, K, R = _lemma214_grid(ctx)
     ratio = _f4_ratio(u, K, R, middle_power=2)
     shape = ratio.shape
     return Evidence(
@@ -302,12 +308,14 @@ def lem214_eq216_corrected(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.14:eq-a.11-a.12",
-    source="proof of Lemma 2.14, (A.11) line 2868, (A.12) line 2872",
+    source="proof of Lemma 2.14, (A.11) and (A.12)",
     statement="1 - a^R >= (1/16) min{1, eta L K R} (A.11) and 1 - a <= min{1, eta L K} (A.12) for eta <= 2/L.",
     expect="holds",
 )
 def lem214_a11_a12(ctx: Context) -> Evidence:
-    u, K, R = _lemma214_grid(ctx.quick)
+    """1 - a and 1 - a^R of (A.9) without cancellation on the grid of :func:`_lemma214_grid`; each side of (A.11)
+    and (A.12) divided by the other, against 1."""
+    u, K, R = _lemma214_grid(ctx)
     one_minus_a, _ = a_b(u, K)
     one_minus_aR = _one_minus_power(one_minus_a, R)
     a11 = one_minus_aR / np.minimum(1.0, u * K * R) * 16  # >= 1
@@ -318,7 +326,7 @@ def lem214_a11_a12(ctx: Context) -> Evidence:
         measured=measured,
         bound=1.0,
         relation=">=",
-        atol=1e-12,
+        atol=1e-12,  # absolute rounding of ratios compared with 1, each from a few expm1/log1p
         grid={
             "inequality": np.broadcast_to(np.array(["A.11", "A.12"])[:, None, None, None], shape),
             "eta_L": np.broadcast_to(u, shape),
@@ -330,13 +338,15 @@ def lem214_a11_a12(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.14:eq-a.10",
-    source="proof of Lemma 2.14, (A.8)-(A.10), lines 2846-2866",
+    source="proof of Lemma 2.14, (A.8)-(A.10)",
     statement="FedAvg on f^(4) with even M (odd clients (L/8)x^2 - zeta x, even clients (L/16)x^2 + zeta x) follows "
     "x^(R,0) = a^R x^(0,0) + (1 - a^R)/(1 - a) b zeta_*, and F^(4) = (3/32) L x^2.",
     expect="holds",
 )
 def lem214_a10(ctx: Context) -> Evidence:
-    measured, grid = [], {"M": [], "eta_L": [], "K": [], "R": []}
+    """The FedAvg simulator with exact gradients on f^(4) (M = 2, 4, 10; L = zeta_* = 1) against the closed form
+    (A.10) after 12 rounds from x^(0,0) = -0.7, and F^(4) against (3/32) L x^2 on [-3, 3]."""
+    points = Points()
     for M in (2, 4, 10):
         A = np.array([[[1 / 4]], [[1 / 8]]] * (M // 2))  # Hessians L/4 and L/8 (L = 1)
         b = np.array([[1.0], [-1.0]] * (M // 2))  # gradients L x/4 - zeta and L x/8 + zeta (zeta = 1)
@@ -348,15 +358,11 @@ def lem214_a10(ctx: Context) -> Evidence:
                 R, x0 = 12, -0.7
                 traj = fedavg.run(ExactGradient(problem), [x0], fedavg.FedAvgParams(u, K, M), R, None)
                 closed = x_final(np.array(u), np.array(float(K)), np.array(float(R)), x0=x0)
-                measured.append(max(abs(float(traj.final[0, 0]) - float(closed)), assert_f4))
-                for key, v in zip(grid, (M, u, K, R)):
-                    grid[key].append(v)
-    return Evidence(
-        measured=measured,
+                points.add(max(abs(float(traj.final[0, 0]) - float(closed)), assert_f4), M=M, eta_L=u, K=K, R=R)
+    return points.evidence(
+        "==",
         bound=0.0,
-        relation="==",
-        atol=1e-12,
-        grid=grid,
+        atol=1e-12,  # absolute rounding of iterates and values of order 1 (L = zeta_* = 1) over at most 84 steps
         witness={"measured": "max(|simulated - (A.10)|, |F - (3/32) L x^2| on [-3, 3])"},
     )
 
@@ -368,27 +374,25 @@ def lem214_a10(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.12",
-    source="Lemma 2.12, eq. (2.13), line 2796; C2 = 1/32 from the proof",
+    source="Lemma 2.12, eq. (2.13); C2 = 1/32 from the proof",
     statement="F^(2) = (mu/2)x^2, deterministic FedAvg, K >= 2, R >= 1, eta <= 1/(mu K R): F^(2)(x^(R,0)) >= "
     "(1/32) mu (x^(0,0))^2.",
     expect="holds",
 )
 def lem212(ctx: Context) -> Evidence:
+    """F^(2)(x^(R,0)) / (mu (x^(0,0))^2) = (1 - eta mu)^(2KR) / 2 in exact rationals, K and R up to 60 (quick) or
+    100, eta at and below 1/(mu K R), against C2 = 1/32."""
     n = 60 if ctx.quick else 100
-    measured, grid = [], {"K": [], "R": [], "eta_mu_KR": []}
+    points = Points()
     for K in range(2, n + 1):
         for R in range(1, n + 1, 3):
             for frac in (Fraction(1), Fraction(1, 2)):
                 eta_mu = frac / (K * R)  # eta mu at and below the printed endpoint
-                measured.append((1 - eta_mu) ** (2 * K * R) / 2)  # F^(2)(x^(R,0)) / (mu x0^2), exact
-                grid["K"].append(K)
-                grid["R"].append(R)
-                grid["eta_mu_KR"].append(str(frac))
-    return Evidence(
-        measured=measured,
+                # F^(2)(x^(R,0)) / (mu x0^2), exact
+                points.add((1 - eta_mu) ** (2 * K * R) / 2, K=K, R=R, eta_mu_KR=str(frac))
+    return points.evidence(
+        ">=",
         bound=Fraction(1, 32),
-        relation=">=",
-        grid=grid,
         witness={
             "engine": "exact rationals: x^(R,0) = (1 - eta mu)^(KR) x^(0,0)",
             "equality": "at K = 2, R = 1, eta = 1/(2 mu): (1/2)^4 / 2 = 1/32",
@@ -398,72 +402,72 @@ def lem212(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.12:proof-fedavg-is-gd",
-    source="proof of Lemma 2.12, line 2800; proof of Lemma 2.13, line 2814",
+    source="proofs of Lemmas 2.12 and 2.13",
     statement="FedAvg on a deterministic quadratic (mu/2)x^2 with any M gives x^(R,0) = (1 - eta mu)^(KR) x^(0,0).",
     expect="holds",
 )
 def lem212_gd(ctx: Context) -> Evidence:
-    measured, grid = [], {"M": [], "eta_mu": [], "K": []}
+    """The FedAvg simulator with exact gradients on (mu/2) x^2 (mu = 0.3, M = 1, 3, 8, 6 rounds from x = 1) against
+    the closed form (1 - eta mu)^(KR), relative to max{1, |closed form|}."""
+    points = Points()
     for M in (1, 3, 8):
         problem = FederatedQuadratic([[0.3]], [0.0])
         for eta_mu in (0.01, 0.5, 2.5):  # 2.5 > 2: the diverging regime of Lemma 2.13
             for K in (2, 5):
                 traj = fedavg.run(ExactGradient(problem), [1.0], fedavg.FedAvgParams(eta_mu / 0.3, K, M), 6, None)
                 closed = (1 - eta_mu) ** (K * 6)
-                measured.append(abs(float(traj.final[0, 0]) - closed) / max(1.0, abs(closed)))
-                for key, v in zip(grid, (M, eta_mu, K)):
-                    grid[key].append(v)
-    return Evidence(measured=measured, bound=0.0, relation="==", atol=1e-12, grid=grid)
+                points.add(abs(float(traj.final[0, 0]) - closed) / max(1.0, abs(closed)), M=M, eta_mu=eta_mu, K=K)
+    return points.evidence("==", bound=0.0, atol=SCALED_ROUNDING)
 
 
 @claim(
     f"{PAPER}/lem-2.13",
-    source="Lemma 2.13, eq. (2.14), line 2810",
+    source="Lemma 2.13, eq. (2.14)",
     statement="F^(3) = (L/2)x^2, deterministic FedAvg, eta >= 2/L: F^(3)(x^(R,0)) >= (1/2) L (x^(0,0))^2.",
     expect="holds",
 )
 def lem213(ctx: Context) -> Evidence:
-    measured, grid = [], {"eta_L": [], "KR": []}
+    """F^(3)(x^(R,0)) / ((1/2) L (x^(0,0))^2) = (1 - eta L)^(2KR) in exact rationals for eta L in {2, 2.1, 3, 10}
+    and KR up to 50, against 1."""
+    points = Points()
     for eta_L in (Fraction(2), Fraction(21, 10), Fraction(3), Fraction(10)):
         for KR in (2, 3, 10, 50):
-            measured.append((1 - eta_L) ** (2 * KR))  # F^(3)(x^(R,0)) / ((1/2) L x0^2), exact
-            grid["eta_L"].append(str(eta_L))
-            grid["KR"].append(KR)
-    return Evidence(measured=measured, bound=Fraction(1), relation=">=", grid=grid)
+            points.add((1 - eta_L) ** (2 * KR), eta_L=str(eta_L), KR=KR)  # F^(3)(x^(R,0)) / ((1/2) L x0^2), exact
+    return points.evidence(">=", bound=Fraction(1))
 
 
 # --------------------------------------------------------------------------------------------------
-# Elementary inequalities printed in the proofs (spec P8)
+# Elementary inequalities printed in the proofs
 # --------------------------------------------------------------------------------------------------
 
 _ELEMENTARY = {
     # id suffix: (source, statement, domain, lhs - rhs (must be <= 0))
     "lem-2.14:proof-exp-max": (
-        "proof of Lemma 2.14, line 2870",
+        "proof of Lemma 2.14",
         "e^{-x} <= max{1/2, 1 - x/2} for x >= 0",
         (0.0, 50.0),
         lambda x: np.exp(-x) - np.maximum(0.5, 1 - x / 2),
     ),
     "lem-2.12:proof-inf": (
-        "proof of Lemma 2.12, line 2804",
+        "proof of Lemma 2.12",
         "(1 - 1/z)^z >= 1/4 for z >= 2",
         (2.0, 1e6),
         lambda z: 0.25 - (1 - 1 / z) ** z,
     ),
     "claim-a.6:proof-exp-lower": (
-        "proof of Claim A.6, line 2912",
+        "proof of Claim A.6, Case 5",
         "1 - x >= e^{-1.16 x} on [0, 0.26]",
         (0.0, 0.26),
         lambda x: np.exp(-1.16 * x) - (1 - x),
     ),
     "claim-a.6:proof-tail": (
-        "proof of Claim A.6, line 2912",
+        "proof of Claim A.6, Case 5",
         "-1 - e^{-1.16 x} + 2 e^{-0.5 x} <= 0.002 for x >= 2",
         (2.0, 200.0),
         lambda x: -1 - np.exp(-1.16 * x) + 2 * np.exp(-0.5 * x) - 0.002,
     ),
     "thm-a.1:proof-exp": (
-        "proof of Theorem A.1, line 2747",
+        "proof of Theorem A.1",
         "e^x - 1 <= 2x on [0, 1]",
         (0.0, 1.0),
         lambda x: np.expm1(x) - 2 * x,
@@ -474,6 +478,8 @@ _ELEMENTARY = {
 def _elementary_claim(suffix: str, source: str, statement: str, domain, gap):
     @claim(f"{PAPER}/{suffix}", source=source, statement=statement, expect="holds")
     def check(ctx: Context) -> Evidence:
+        """lhs - rhs of the printed inequality in float64 on about 220 000 points of its domain (uniform over the
+        first 10 units, log-spaced over the rest), against 0."""
         lo, hi = domain
         x = np.unique(
             np.concatenate([np.linspace(lo, min(hi, lo + 10), 200_001), np.geomspace(max(lo, 1e-9), hi, 20_001)])
@@ -484,7 +490,7 @@ def _elementary_claim(suffix: str, source: str, statement: str, domain, gap):
             measured=values,
             bound=0.0,
             relation="<=",
-            atol=1e-15,
+            atol=1e-15,  # absolute rounding of a difference of two terms of order 1 (a few ulps)
             grid={"x": x},
             witness={
                 "max of lhs - rhs": float(values.max()),
@@ -502,13 +508,15 @@ for _suffix, (_source, _statement, _domain, _gap) in _ELEMENTARY.items():
 
 @claim(
     f"{PAPER}/claim-a.6:proof-binomial-sandwich",
-    source="proof of Claim A.6, line 2890",
+    source="proof of Claim A.6",
     statement="For integers r >= 2 and 0 <= x <= 1: 1 - rx + C(r,2)x^2 - C(r,3)x^3 <= (1-x)^r <= 1 - rx + C(r,2)x^2.",
     expect="holds",
 )
 def binomial_sandwich(ctx: Context) -> Evidence:
+    """Both sides of the sandwich in exact rationals for r = 2..40 and x in {0, 1/64, ..., 1}; measured: the gap of
+    each side, against 0."""
     xs = [Fraction(i, 64) for i in range(65)]
-    measured, grid = [], {"r": [], "x": [], "side": []}
+    points = Points()
     for r in range(2, 41):
         c2, c3 = Fraction(r * (r - 1), 2), Fraction(r * (r - 1) * (r - 2), 6)
         for x in xs:
@@ -517,15 +525,10 @@ def binomial_sandwich(ctx: Context) -> Evidence:
                 ("lower", 1 - r * x + c2 * x**2 - c3 * x**3 - exact),
                 ("upper", exact - (1 - r * x + c2 * x**2)),
             ):
-                measured.append(gap)
-                grid["r"].append(r)
-                grid["x"].append(str(x))
-                grid["side"].append(side)
-    return Evidence(
-        measured=measured,
+                points.add(gap, r=r, x=str(x), side=side)
+    return points.evidence(
+        "<=",
         bound=Fraction(0),
-        relation="<=",
-        grid=grid,
         witness={"engine": "exact rationals, x in {0, 1/64, ..., 1}, r in [2, 40]"},
     )
 
@@ -539,7 +542,7 @@ def coordinate4(M: int, zeta_star: float) -> FederatedQuadratic:
 
 @claim(
     f"{PAPER}/thm-2.10:proof-assumptions",
-    source="section 2.3.1, line 448",
+    source="Section 2.3.1, proof of Theorems 2.8 and 2.10",
     statement="The 4-D objective satisfies the heterogeneous assumption (Assumption 2.3, "
     "max_m sup_x ||grad F_m(x) - grad F(x)||^2 <= zeta^2) for any zeta_* > 0: a finite zeta exists. For quadratics "
     "grad F_m - grad F = (A_m - A) x - (b_m - b), bounded in x iff every A_m = A; measured: the Hessian heterogeneity "
@@ -549,21 +552,17 @@ def coordinate4(M: int, zeta_star: float) -> FederatedQuadratic:
 def thm210_assumptions(ctx: Context) -> Evidence:
     """Instance: coordinate 4 of (2.10), L = 1. Reading: Assumption 2.3 needs a finite sup over x, which a quadratic
     has iff the clients share their Hessian. Reference: (2.10) and Assumption 2.3."""
-    measured, grid = [], {"M": [], "zeta_star": []}
+    points = Points()
     for M in (2, 4, 10):
         for zs in (0.1, 1.0, 10.0):
             q = coordinate4(M, zs)
-            measured.append(float(np.max(np.linalg.norm(q.A - q.A_mean[None], ord=2, axis=(-2, -1)))))
-            grid["M"].append(M)
-            grid["zeta_star"].append(zs)
+            points.add(float(np.max(np.linalg.norm(q.A - q.A_mean[None], ord=2, axis=(-2, -1)))), M=M, zeta_star=zs)
     p = coordinate4(2, 1.0)
     xs = np.array([1.0, 10.0, 100.0])
     gaps = np.abs(p.client_grad(np.broadcast_to(xs[:, None, None], (3, 2, 1)))[:, 0, 0] - p.grad(xs[:, None])[:, 0])
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        grid=grid,
         witness={
             "why": "clients have curvatures L/4 and L/8, so |grad F_1(x) - grad F(x)| = |L x/16 - zeta_*| "
             "grows without bound; Assumption 2.4 (at the optimum) holds with zeta_* exactly",

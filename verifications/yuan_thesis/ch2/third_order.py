@@ -6,8 +6,8 @@
 * Theorem A.7: exact enumeration over +-sigma noise on instance (A.15) (variance sigma^2 and fourth moment
   sigma^4: Assumptions 2.1' and 2.5' with equality).
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, section 2.4.2 at lines 553-600, Theorem A.7 at 2919,
-Lemmas A.10-A.11 in appendix A.4.
+Paper text: Section 2.4 (Theorems 2.15 and 2.19; Claim 2.17, Lemma 2.18 and the display after it in Section 2.4.2),
+Theorem A.7 and Lemmas A.8, A.10 and A.11 in appendix A.4.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ import sympy as sp
 from fedtheory.algorithms import fedavg
 from fedtheory.exact import rational
 from fedtheory.fit import mc_mean
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SCALED_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import LogCoshQuadratic
 
@@ -37,12 +40,14 @@ def _generator(diffusion):
 
 @claim(
     f"{PAPER}/claim-2.17",
-    source="Claim 2.17, eq. (2.29), line 575",
+    source="Claim 2.17, eq. (2.29)",
     statement="For dX = -F'(X) dt + sqrt(eta) sigma dB (2.28), u(t, x) = E[X(t) | X(0) = x] satisfies "
     "u_t = -F_x u_x + eta sigma^2 u_xx (the diffusion coefficient of the backward equation is eta sigma^2).",
     expect="fails",
 )
 def claim217(ctx: Context) -> Evidence:
+    """Ito's formula for (2.28) by sympy: the coefficient (1/2) g^2 of u_xx, g = sqrt(eta) sigma, over the printed
+    eta sigma^2, against 1 (exact)."""
     # Ito: d phi(X) = (phi'(X) b(X) + (1/2) g^2 phi''(X)) dt + ..., with b = -F', g = sqrt(eta) sigma.
     g2 = (sp.sqrt(eta) * s) ** 2
     ito_coefficient = sp.Rational(1, 2) * g2
@@ -62,11 +67,13 @@ def claim217(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.18",
-    source="Lemma 2.18, line 579",
+    source="Lemma 2.18",
     statement="If u satisfies (2.29) as printed, then u_t(0, x) = -F_x and u_tt(0, x) = F_x F_xx - eta sigma^2 F_xxx.",
     expect="holds",
 )
 def lem218(ctx: Context) -> Evidence:
+    """sympy: u_t = G u and u_tt = G u_t at t = 0 from u(0, x) = x, G the generator of (2.29) as printed, minus the
+    printed expressions; measured 0 (a symbolic zero) or 1 per derivative."""
     G = _generator(eta * s**2)
     u_t = G(x)  # u(0, x) = x, and u_t = G u
     u_tt = G(u_t)  # u_tt = G(u_t) for an autonomous linear PDE
@@ -115,12 +122,15 @@ def _bias_ratio(coefficient: sp.Expr) -> tuple[list, sp.Expr]:
 
 @claim(
     f"{PAPER}/lem-2.18:bias-approx",
-    source="section 2.4.2, display after Lemma 2.18, line 597",
+    source="Section 2.4.2, display after Lemma 2.18",
     statement="E[x_SGD^(k)] - z_GD^(k) ~ -(1/2) eta^3 k^2 sigma^2 F_xxx(x): at a stationary point the eta^3 "
     "coefficient of the exact discrete bias over -(1/2) k^2 sigma^2 F_xxx tends to 1 as k grows.",
     expect="fails",
 )
 def lem218_bias(ctx: Context) -> Evidence:
+    """The exact eta^3 coefficient of E x_k of the chain x_{k+1} = x_k - eta (a x_k + (q/2) x_k^2 + xi_k) from
+    x_0 = 0 with Gaussian noise (sympy, k = 1..6, and its closed form in k); measured: the limit as k -> infinity of
+    its ratio to the printed -(1/2) k^2 sigma^2 F_xxx, against 1 (exact)."""
     ratios, limit = _bias_ratio(-sp.Rational(1, 2))
     return Evidence(
         measured=limit,
@@ -136,12 +146,14 @@ def lem218_bias(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-2.18:bias-approx-corrected",
-    source="section 2.4.2, line 597, with the Ito generator",
+    source="Section 2.4.2, display after Lemma 2.18, with the Ito generator",
     statement="Corrected: E[x_SGD^(k)] - z_GD^(k) ~ -(1/4) eta^3 k^2 sigma^2 F_xxx (from the generator with "
     "eta sigma^2 / 2); the ratio of the exact discrete eta^3 coefficient to it tends to 1.",
     expect="holds",
 )
 def lem218_bias_corrected(ctx: Context) -> Evidence:
+    """As lem-2.18:bias-approx, with the coefficient -(1/4) that the Ito generator gives: the limit of the ratio of
+    the exact eta^3 coefficient to -(1/4) k^2 sigma^2 F_xxx, against 1 (exact)."""
     ratios, limit = _bias_ratio(-sp.Rational(1, 4))
     return Evidence(
         measured=limit,
@@ -164,6 +176,8 @@ def lem218_bias_corrected(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_a10(ctx: Context) -> Evidence:
+    """phi and its derivatives by sympy (symbolic zeros, measured 0 or 1) and the printed bounds on float64 grids of
+    [-20, 20] (400 001 points) and of [-1/2, 1/2]; measured: each bound's largest violation, against 0."""
     phi = sp.integrate(sp.log(sp.cosh(t)), (t, 0, x))
     d = [sp.simplify(sp.diff(phi, x, n)) for n in (1, 2, 3, 4)]
     symbolic = [
@@ -202,7 +216,10 @@ def lem_a10(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_a11(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {"L": [], "Q": [], "fact": []}
+    """Instance (A.15) for (L, Q) in {(1, 0.05), (1, 1), (2, 10)}: the second and third derivatives of F on 200 001
+    points of [-10 L/Q, 10 L/Q], relative to L or Q, against the printed ranges; F' against central differences of
+    F (bound 1e-6, the O(h^2) truncation)."""
+    points = Points()
     for L_, Q_ in ((1.0, 0.05), (1.0, 1.0), (2.0, 10.0)):
         p = LogCoshQuadratic(L_, Q_)
         xs = np.linspace(-10 * L_ / Q_, 10 * L_ / Q_, 200_001)
@@ -217,17 +234,10 @@ def lem_a11(ctx: Context) -> Evidence:
             "F' = dF/dx": float(np.max(np.abs(fd - p.grad(xs[::1000, None])[:, 0]) / (1 + np.abs(fd)))),
         }
         for name, v in facts.items():
-            measured.append(v)
-            bound.append(1e-6 if name == "F' = dF/dx" else 0.0)
-            grid["L"].append(L_)
-            grid["Q"].append(Q_)
-            grid["fact"].append(name)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        atol=1e-12,
-        grid=grid,
+            points.add(v, 1e-6 if name == "F' = dF/dx" else 0.0, L=L_, Q=Q_, fact=name)
+    return points.evidence(
+        "<=",
+        atol=SCALED_ROUNDING,
         witness={"F' = dF/dx": "central differences: bound 1e-6 relative (O(h^2) truncation, h = 1e-6 L/Q)"},
     )
 
@@ -237,10 +247,12 @@ def lem_a11(ctx: Context) -> Evidence:
 # --------------------------------------------------------------------------------------------------
 
 
-@cache
-def _a7(quick: bool):
-    rng = np.random.default_rng(seed_for(f"{PAPER}/thm-a.7"))
-    n, k_max = (30, 12) if quick else (200, 14)
+@family(f"{PAPER}/thm-a.7")
+def _a7(fam: Family):
+    """Random (Q, sigma, eta, x_0) on instance (A.15), L = 1, and the bias |E x_k - z_k|, k = 0..k_max, from every
+    +-sigma path enumerated in float64."""
+    rng = fam.rng()
+    n, k_max = (30, 12) if fam.quick else (200, 14)
     rows = []
     for i in range(n):
         Q_ = float(10 ** rng.uniform(-2, 1))
@@ -261,26 +273,24 @@ def _a7(quick: bool):
 
 @claim(
     f"{PAPER}/thm-a.7",
-    source="Theorem A.7, line 2925",
+    source="Theorem A.7",
     statement="Under Assumptions 2.1' and 2.5', for eta <= 1/L: |bias_k| <= min{(1/4) eta^3 k^2 Q sigma^2, "
     "4 eta^2 k^(3/2) L sigma, eta k^(1/2) sigma}; checked on instance (A.15) with +-sigma noise.",
     expect="holds",
 )
 def thm_a7(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {"Q": [], "sigma": [], "eta_L": [], "x0": [], "k": []}
-    for Q_, s_, e, x0, bias in _a7(ctx.quick):
+    """Instance (A.15) with L = 1 and +-sigma noise, 30 random (Q, sigma, eta, x_0) (200 in the full profile): the
+    bias |E x_k - z_k| from every noise path enumerated in float64 (k <= 12, 14 in the full profile), against the
+    printed minimum of three rates."""
+    points = Points()
+    for Q_, s_, e, x0, bias in _a7(ctx):
         k = np.arange(1, bias.size)
-        measured.append(bias[1:])
-        bound.append(np.minimum.reduce([e**3 * k**2 * Q_ * s_**2 / 4, 4 * e**2 * k**1.5 * s_, e * np.sqrt(k) * s_]))
-        for key, v in zip(grid, (Q_, s_, e, x0)):
-            grid[key] += [v] * k.size
-        grid["k"] += k.tolist()
-    return Evidence(
-        measured=np.concatenate(measured),
-        bound=np.concatenate(bound),
-        relation="<=",
-        atol=1e-12,
-        grid=grid,
+        bound = np.minimum.reduce([e**3 * k**2 * Q_ * s_**2 / 4, 4 * e**2 * k**1.5 * s_, e * np.sqrt(k) * s_])
+        for kk, m, b in zip(k.tolist(), bias[1:], bound):
+            points.add(m, b, Q=Q_, sigma=s_, eta_L=e, x0=x0, k=kk)
+    return points.evidence(
+        "<=",
+        atol=1e-12,  # absolute rounding of a mean over up to 2^14 float64 paths of iterates of order 1
         witness={"engine": "every +-sigma path enumerated in float64 (atol 1e-12: rounding)"},
     )
 
@@ -293,16 +303,17 @@ def thm_a7(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm_215(ctx: Context) -> Evidence:
-    ratios, grid = [], {"Q": [], "eta_L": [], "k": []}
-    for Q_, s_, e, _, bias in _a7(ctx.quick):
+    """The runs of thm-a.7 with eta L <= 1/2; measured: |bias_k| / (eta^3 k^2 Q sigma^2) from the enumerated bias,
+    against c_bar = 1/4."""
+    points = Points()
+    for Q_, s_, e, _, bias in _a7(ctx):
         if e > 0.5:
             continue
         k = np.arange(1, bias.size)
-        ratios.append(bias[1:] / (e**3 * k**2 * Q_ * s_**2))
-        grid["Q"] += [Q_] * k.size
-        grid["eta_L"] += [e] * k.size
-        grid["k"] += k.tolist()
-    return Evidence(measured=np.concatenate(ratios), bound=0.25, relation="<=", atol=1e-9, grid=grid)
+        for kk, ratio in zip(k.tolist(), bias[1:] / (e**3 * k**2 * Q_ * s_**2)):
+            points.add(ratio, Q=Q_, eta_L=e, k=kk)
+    # absolute tolerance of the ratio: the rounding of the enumerated bias divided by eta^3 k^2 Q sigma^2
+    return points.evidence("<=", bound=0.25, atol=1e-9)
 
 
 def _weighted_average_run(problem, sd: float, eta: float, K: int, R: int, M: int, S: int, rng) -> np.ndarray:
@@ -331,9 +342,12 @@ def _weighted_average_run(problem, sd: float, eta: float, K: int, R: int, M: int
     expect="holds",
 )
 def thm_219(ctx: Context) -> Evidence:
+    """FedAvg on instance (A.15) (L = 1, Q in {0.1, 2}) with N(0, 1) gradient noise from x^(0,0) = 1, 16
+    configurations of (M, K, R) and the printed step size: E F(x_hat) - F* by Monte Carlo (2000 replicas, 20 000
+    in the full profile) with simultaneous 99% intervals, against the bound before choosing eta."""
     S = 2000 if ctx.quick else 20_000
     configs = [(Q_, M, K, R) for Q_ in (0.1, 2.0) for M in (4, 16) for K in (4, 16) for R in (4, 16)]
-    measured, lo, hi, bound, grid = [], [], [], [], {"Q": [], "M": [], "K": [], "R": []}
+    points = Points()
     sd = 1.0
     sigma = 3**0.25 * sd  # Assumption 2.5(b): E xi^4 = 3 sd^4 = sigma^4 (variance sd^2 <= sigma^2)
     for i, (Q_, M, K, R) in enumerate(configs):
@@ -346,18 +360,10 @@ def thm_219(ctx: Context) -> Evidence:
         )
         x_hat = _weighted_average_run(p, sd, eta, K, R, M, S, ctx.rng(i))
         est = mc_mean(p.value(x_hat), family_size=len(configs))
-        measured.append(float(est.mean))
-        lo.append(float(est.lo))
-        hi.append(float(est.hi))
-        bound.append(3 * B**2 / (eta * K * R) + 96 * eta**5 * Q_**2 * K**3 * R * sigma**4 + eta * sigma**2 / M)
-        for key, v in zip(grid, (Q_, M, K, R)):
-            grid[key].append(v)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        interval=(lo, hi),
-        grid=grid,
+        bound = 3 * B**2 / (eta * K * R) + 96 * eta**5 * Q_**2 * K**3 * R * sigma**4 + eta * sigma**2 / M
+        points.add(float(est.mean), bound, interval=(float(est.lo), float(est.hi)), Q=Q_, M=M, K=K, R=R)
+    return points.evidence(
+        "<=",
         witness={"replicas": S, "x0": 1.0, "L": 1.0, "noise sd": sd, "sigma (fourth moment)": sigma},
     )
 
@@ -385,30 +391,27 @@ def _a8_runs(quick: bool):
 
 @claim(
     f"{PAPER}/lem-a.8",
-    source="Lemma A.8 (c), (d), line 2940",
+    source="Lemma A.8 (c), (d)",
     statement="For eta <= 1/L on an instance satisfying Assumptions 2.1' and 2.5': sup_x |u^(k)'(x)| <= 1 and "
     "sup_x |u^(k)''(x)| <= eta k Q, u^(k)(x) = E[x_k | x_0 = x]; checked on instance (A.15) with +-sigma noise "
     "through exact divided differences (each equals a derivative at an intermediate point).",
     expect="holds",
 )
 def lem_a8_cd(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {"part": [], "Q": [], "sigma": [], "eta_L": [], "k": []}
+    """Instance (A.15) with L = 1 and +-sigma noise (Q in {0.1, 1, 5}, sigma in {0.3, 1}, eta L in {0.1, 0.5, 1}):
+    u^(k) from every noise path enumerated in float64 on x in [-3, 3] (h = 0.01); its largest first and second
+    divided differences, against 1 and eta k Q."""
+    points = Points()
     for Q_, s_, eta_, xs, h, k_max in _a8_runs(ctx.quick):
         u = _u_all(LogCoshQuadratic(1.0, Q_), eta_, s_, xs, k_max)
         first = np.max(np.abs(np.diff(u, axis=1)) / h, axis=1)
         second = np.max(np.abs(np.diff(u, n=2, axis=1)) / h**2, axis=1)
         for k in range(1, k_max + 1):
             for part, m, b in (("c", first[k], 1.0), ("d", second[k], eta_ * k * Q_)):
-                measured.append(m)
-                bound.append(b)
-                for key, v in zip(grid, (part, Q_, s_, eta_, k)):
-                    grid[key].append(v)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-6,
-        grid=grid,
+                points.add(m, b, part=part, Q=Q_, sigma=s_, eta_L=eta_, k=k)
+    return points.evidence(
+        "<=",
+        rtol=1e-6,  # rounding in divided differences (eps / h^2 ~ 1e-12 absolute), as the witness says
         witness={
             "grid": "x in [-3, 3], h = 0.01; every +-sigma path enumerated",
             "tolerance": "1e-6 relative: rounding in divided differences (eps / h^2 ~ 1e-12)",
@@ -418,28 +421,24 @@ def lem_a8_cd(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-a.8:e",
-    source="Lemma A.8 (e), line 2942",
+    source="Lemma A.8 (e)",
     statement="|u^(k+1)(x) - u^(k)(x - eta grad F(x))| <= (1/2) eta^3 k Q sigma^2 for every x; checked on instance "
     "(A.15) with +-sigma noise over x in [-3, 3].",
     expect="holds",
 )
 def lem_a8_e(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {"Q": [], "sigma": [], "eta_L": [], "k": []}
+    """The enumerated u^(k) of lem-a.8 at x and at the GD step x - eta F'(x), x in [-3, 3]; measured:
+    max_x |u^(k+1)(x) - u^(k)(x - eta F'(x))|, against (1/2) eta^3 k Q sigma^2."""
+    points = Points()
     for Q_, s_, eta_, xs, _, k_max in _a8_runs(ctx.quick):
         p = LogCoshQuadratic(1.0, Q_)
         u = _u_all(p, eta_, s_, xs, k_max)
         shifted = _u_all(p, eta_, s_, xs - eta_ * p.grad(xs[:, None])[:, 0], k_max)
         gap = np.max(np.abs(u[1:] - shifted[:-1]), axis=1)  # entry k compares u^(k+1) with u^(k) at the GD step
         for k in range(k_max):
-            measured.append(gap[k])
-            bound.append(0.5 * eta_**3 * k * Q_ * s_**2)
-            for key, v in zip(grid, (Q_, s_, eta_, k)):
-                grid[key].append(v)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        atol=1e-13,
-        grid=grid,
+            points.add(gap[k], 0.5 * eta_**3 * k * Q_ * s_**2, Q=Q_, sigma=s_, eta_L=eta_, k=k)
+    return points.evidence(
+        "<=",
+        atol=1e-13,  # absolute rounding of two enumerated means of order 1: at k = 0 both sides are 0
         witness={"tolerance": "atol 1e-13: at k = 0 both sides are 0 up to rounding"},
     )
