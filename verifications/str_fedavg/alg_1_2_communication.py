@@ -2,7 +2,7 @@
 closed forms, with rounds counted independently from the oracle calls.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
-:mod:`.sec_5_instance` (its docstring describes them).
+:mod:`.sec_5_instances` (its docstring describes them).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from fedtheory.algorithms.bilevel import run
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
 
-from .sec_5_instance import (
+from .sec_5_instances import (
     DIM,
     GAMMA,
     GAMMA_G,
@@ -41,7 +41,7 @@ from .sec_5_instance import (
     expect="holds",
 )
 def communication(ctx: Context) -> Evidence:
-    """Short runs of Algorithm 1 on the Exp. 1 scale-down of :mod:`.sec_5_instance`: the simulator's float counter
+    """Short runs of Algorithm 1 on the Exp. 1 scale-down of :mod:`.sec_5_instances`: the simulator's float counter
     against the closed form 2 n S R, with R counted from the oracle calls; exact integers."""
     e = exp_instance(ctx)
     points = Points()
@@ -66,7 +66,7 @@ def communication(ctx: Context) -> Evidence:
     expect="holds",
 )
 def ipir_communication(ctx: Context) -> Evidence:
-    """The Exp. 2 IPIR-FedAvg runs of :mod:`.sec_5_instance`: the simulator's float counter and the inner rounds
+    """The Exp. 2 IPIR-FedAvg runs of :mod:`.sec_5_instances`: the simulator's float counter and the inner rounds
     counted from the oracle calls, against their closed forms; exact integers."""
     T = outer_iterations(ctx)
     runs = exp2(ctx)

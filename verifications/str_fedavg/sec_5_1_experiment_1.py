@@ -2,7 +2,7 @@
 effect of the number of local steps ``K`` at equal communication, and sparse solution selection.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
-:mod:`.sec_5_instance` (its docstring describes them).
+:mod:`.sec_5_instances` (its docstring describes them).
 
 * Exp. 1 (``fig-1:*``, figure ``k-effect``): outer ``f = M^mu_l1`` (Huber, ``mu = 0.05``), ``Gamma = 10``,
   ``gamma_g = sqrt(10)``, full participation, ``xbar^0 = 0``, ``K in {1, 5, 10, 20}``, ``R = 2000`` rounds (quick
@@ -37,7 +37,7 @@ from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems import FederatedQuadratic
 
-from .sec_5_instance import (
+from .sec_5_instances import (
     DIM,
     GAMMA,
     GAMMA_G,
@@ -192,7 +192,7 @@ _K_STATEMENT = (
     figure="k-effect",
 )
 def k_effect_printed(ctx: Context) -> Evidence:
-    """Deterministic Exp. 1 runs with the printed step rule on the scale-down of :mod:`.sec_5_instance`: the metrics
+    """Deterministic Exp. 1 runs with the printed step rule on the scale-down of :mod:`.sec_5_instances`: the metrics
     of each larger K against those of the next smaller K at equal rounds; the outer error is measured from the
     certified Huber bilevel optimum (Clarabel)."""
     ctx.draw(_paint_k_effect, exp_instance(ctx), _exp1(ctx, False), _rounds(ctx))

@@ -2,7 +2,7 @@
 with the log-sum-penalty envelope and the effect of the number of local steps ``K``.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
-:mod:`.sec_5_instance` (its docstring describes them).
+:mod:`.sec_5_instances` (its docstring describes them).
 
 * Exp. 2 (``fig-2``): IPIR-FedAvg (Algorithm 2) on (16) with ``f = M^mu_LSP`` (``eps = 0.5``, ``mu = 0.2``, so
   ``sqrt(mu) <= eps``), ``L_f = max{1/mu, rho/(1 - mu rho)} = 20`` (``rho = 1/eps^2``), ``lambda = 0.1``,
@@ -25,7 +25,7 @@ from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
 
-from .sec_5_instance import (
+from .sec_5_instances import (
     KS,
     PAPER,
     T0,
@@ -52,7 +52,7 @@ from .sec_5_instance import (
     figure="fig-2",
 )
 def ipir_k_effect(ctx: Context) -> Evidence:
-    """The Exp. 2 IPIR-FedAvg runs of :mod:`.sec_5_instance` for every K: the outer value and the inner gap at
+    """The Exp. 2 IPIR-FedAvg runs of :mod:`.sec_5_instances` for every K: the outer value and the inner gap at
     t = T of each larger K against those of the next smaller K; the exact-projection loop is the reference in the
     witness."""
     T = outer_iterations(ctx)

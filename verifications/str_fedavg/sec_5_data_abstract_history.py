@@ -3,7 +3,7 @@ Sect. 5.1, the datasets named in the abstract, and the sample history of Algorit
 simulator.
 
 Instance (the Exp. 1 scale-down, used by both experiments), its certified references and the Exp. 2 runs:
-:mod:`.sec_5_instance` (its docstring describes them).
+:mod:`.sec_5_instances` (its docstring describes them).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from fedtheory.algorithms.bilevel import ipir_run
 from fedtheory.harness.claims import Context, Evidence, claim
 
-from .sec_5_instance import DIM, GAMMA_G, LAMBDA, N_ROWS, PAPER, T0, exp_instance, lsp_outer, outer_step
+from .sec_5_instances import DIM, GAMMA_G, LAMBDA, N_ROWS, PAPER, T0, exp_instance, lsp_outer, outer_step
 
 # --------------------------------------------------------------------------------------------------
 # Data description and document-level claims
@@ -121,7 +121,7 @@ class _RowCounter:
     expect="fails",
 )
 def history(ctx: Context) -> Evidence:
-    """IPIR-FedAvg with a counting one-row oracle on the Exp. 1 scale-down of :mod:`.sec_5_instance` (T = 6, t0 = 2,
+    """IPIR-FedAvg with a counting one-row oracle on the Exp. 1 scale-down of :mod:`.sec_5_instances` (T = 6, t0 = 2,
     K = 3): the draws per client in each inner call against the count the printed history lists."""
     e, f = exp_instance(ctx), lsp_outer()
     K, T = 3, 6

@@ -11,7 +11,7 @@ from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
 from fedtheory.problems.bilevel import HuberL1, LogSumPenalty
 
-from .sec_5_instance import PAPER
+from .sec_5_instances import PAPER
 
 
 # --------------------------------------------------------------------------------------------------

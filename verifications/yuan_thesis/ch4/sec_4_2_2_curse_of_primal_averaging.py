@@ -29,12 +29,12 @@ from fedtheory.oracles import ExactGradient
 from fedtheory.problems import AveragingExample
 from fedtheory.regularizers import L1, L2Ball
 
-from .averaging_examples import curved_constraint, sparse_averaging
 from .limit_points import (
     PAPER,
     distance,
     run_to_limit,
 )
+from .primal_averaging_instances import curved_constraint, sparse_averaging
 
 CUTOFF = 1e-9
 THESIS_CUTOFFS = (1e-2, 1e-4)

@@ -36,7 +36,7 @@ from .convex_symbolic import (
     sigma,
     zeta,
 )
-from .printed_steps import prescribed_thm_4_7, prescribed_thm_c11
+from .printed import prescribed_thm_4_7, prescribed_thm_c11
 
 
 @dataclass(frozen=True)

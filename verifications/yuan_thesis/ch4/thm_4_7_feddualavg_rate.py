@@ -17,7 +17,7 @@ from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import ExactGradient
 
-from .printed_steps import prescribed_thm_4_7
+from .printed import prescribed_thm_4_7
 from .quadratic_heterogeneity import (
     NOISE,
     PAPER,

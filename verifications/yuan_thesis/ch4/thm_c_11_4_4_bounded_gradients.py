@@ -23,7 +23,7 @@ from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 
-from .printed_steps import prescribed_thm_c11
+from .printed import prescribed_thm_c11
 from .rates_instances import NOISE, PAPER, Instance, instance, instances, mc_evidence
 
 C11_KINDS = ("logistic-l1", "quadratic-ball")

@@ -35,7 +35,7 @@ from fedtheory.oracles import ExactGradient
 from fedtheory.reference import composite_optimum
 from fedtheory.regularizers import L1
 
-from .printed_steps import prescribed_thm_c13
+from .printed import prescribed_thm_c13
 from .rates_instances import (
     C13_KINDS,
     LAM,
