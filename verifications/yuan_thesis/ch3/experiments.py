@@ -1,29 +1,28 @@
 """Section 3.7's experiments, scaled down to a seeded a9a-like stand-in on 2 CPU cores.
 
-Recipe (spec section 5; LibSVM's a9a cannot be fetched here): ``fedtheory.problems.a9a_like`` with n = 4,000
-binary rows, d = 123, lambda = 1e-3 (mu = lambda in FedAc and MB-AC-SGD), one sampled row per gradient query,
-x^(0,0) = 0; F* certified (gradient norm <= 1e-11 after Newton polishing). T = KR = 512 gradient queries per
-client (the thesis uses 4,096), K in {1, 8, 64}, M = 128 (M = 32, 64 also at K = 1, and for the figure), three
-paired seeds, step sizes {0.001, 0.003, ..., 10} (the thesis's range [0.001, 10]), tuned per algorithm and setting as in
-the thesis (best suboptimality over step sizes and over evaluations every 64 parallel steps), evaluated at the
-server's x_ag for the FedAc family. Seeds are paired: each claim's interval is the range over seeds, so a verdict
+Our stand-in recipe (LibSVM's a9a cannot be fetched here): ``fedtheory.problems.a9a_like`` with n = 4,000 binary
+rows, d = 123, lambda = 1e-3 (mu = lambda in FedAc and MB-AC-SGD), one sampled row per gradient query, x^(0,0) = 0;
+F* certified (gradient norm <= 1e-11 after Newton polishing). T = KR = 512 gradient queries per client (the thesis
+uses 4,096), K in {1, 8, 64}, M = 128 (M = 32, 64 also at K = 1, and for the figure), three paired seeds, step sizes
+{0.001, 0.003, ..., 10} (the thesis's range [0.001, 10]), tuned per algorithm and setting as in the thesis (best
+suboptimality over step sizes and over evaluations every 64 parallel steps), evaluated at the server's x_ag for the
+FedAc family. Seeds are paired: each claim's interval is the range over seeds, so a verdict
 is decided only when every seed agrees.
 
 The thesis ran a9a at M up to 8,192 and T = 4,096; at this scale the statistical term sigma^2/(mu M K R) is far
 larger, which favours the non-accelerated methods. Every figure claim below is stated for the stand-in.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``, section 3.7 at lines 1570-1643 (Figure 3.1 caption at 1594).
 """
 
 from __future__ import annotations
 
 import itertools
-from functools import cache
 
 import numpy as np
 
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
 from fedtheory.problems import a9a_like
 from fedtheory.reference import logistic_optimum
 from fedtheory.sweeps.fedac import Sweep, run_sweep
@@ -42,23 +41,25 @@ LABELS = {
 }
 
 
-@cache
-def _problem():
-    problem = a9a_like(np.random.default_rng(seed_for(f"{PAPER}/a9a-like")), n=4000, l2=1e-3)
+@family(f"{PAPER}/a9a-like")
+def _problem(fam: Family):
+    """The a9a-like stand-in at lambda = 1e-3 and its certified optimum."""
+    problem = a9a_like(fam.rng(), n=4000, l2=1e-3)
     return problem, logistic_optimum(problem)
 
 
-def sweep(algorithm: str, M: int, K: int, seeds: int) -> Sweep:
+def sweep(ctx: Context, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
     """One tuning grid; at K = 1 the FedAc family coincides (and so do FedAvg and MB-SGD), so those are shared
     (the swap happens before the cache, so a shared grid runs once)."""
     if K == 1:
         algorithm = {"vanilla": "fedac-i", "mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
-    return _sweep(algorithm, M, K, seeds)
+    return _sweep(ctx, algorithm, M, K, seeds)
 
 
-@cache
-def _sweep(algorithm: str, M: int, K: int, seeds: int) -> Sweep:
-    problem, ref = _problem()
+@family(f"{PAPER}/fedac-experiments-sweep")
+def _sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
+    """The tuning grid of ``algorithm`` at (M, K): every step size of :data:`ETAS`, ``seeds`` paired seeds."""
+    problem, ref = _problem(fam.profile)
     rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-experiments:{algorithm}:{M}:{K}"))
     return run_sweep(problem, ref.value, algorithm, M=M, K=K, T=T, etas=ETAS, seeds=seeds, rng=rng, eval_every=64)
 
@@ -70,20 +71,15 @@ def _seeds(ctx: Context) -> int:
 
 
 def _best(ctx: Context, algorithm: str, K: int, M: int = M_MAIN) -> np.ndarray:
-    return sweep(algorithm, M, K, _seeds(ctx)).best()
+    return sweep(ctx, algorithm, M, K, _seeds(ctx)).best()
 
 
 def ratio_evidence(rows: list[tuple[str, np.ndarray]], relation: str, bound: float, witness: dict) -> Evidence:
     """Each row is a per-seed array; measured is its mean, the interval its range over seeds."""
-    values = [v for _, v in rows]
-    return Evidence(
-        measured=[float(np.mean(v)) for v in values],
-        bound=bound,
-        relation=relation,
-        interval=([float(np.min(v)) for v in values], [float(np.max(v)) for v in values]),
-        grid={"comparison": [name for name, _ in rows]},
-        witness=witness,
-    )
+    points = Points()
+    for name, v in rows:
+        points.add(float(np.mean(v)), interval=(float(np.min(v)), float(np.max(v))), comparison=name)
+    return points.evidence(relation, bound=bound, witness=witness)
 
 
 def _tuned_table(ctx: Context, M: int = M_MAIN) -> dict:
@@ -96,7 +92,7 @@ def _tuned_table(ctx: Context, M: int = M_MAIN) -> dict:
 
 @claim(
     f"{PAPER}/fig-3.1:fedac",
-    source="Figure 3.1 caption, line 1594; Figure 3.2 (section 3.7.2)",
+    source="the caption of Figure 3.1; Figure 3.2 (section 3.7.2)",
     statement="On the stand-in (M = 128, T = 512, K = 64): tuned FedAc-I reaches a lower suboptimality than each of "
     "FedAvg, MB-SGD and MB-AC-SGD ('FedAc ... outperforms the baselines by a margin for K >= 64'); measured: log10 of "
     "baseline / FedAc-I, > 0 claimed.",
@@ -104,9 +100,10 @@ def _tuned_table(ctx: Context, M: int = M_MAIN) -> dict:
     figure="fedac-suboptimality",
 )
 def fig31_fedac(ctx: Context) -> Evidence:
-    path = ctx.figure_path("fedac-suboptimality")
-    if path is not None:
-        _draw_curves(ctx, path)
+    """The a9a-like stand-in (M = 128, T = 512, K = 64), each method tuned over the step-size grid: log10 of each
+    baseline's best suboptimality over FedAc-I's, mean over three paired seeds with their range as interval,
+    against 0."""
+    ctx.draw(_draw_curves, ctx)
     fedac_best = _best(ctx, "fedac-i", 64)
     rows = [(LABELS[b], np.log10(_best(ctx, b, 64) / fedac_best)) for b in ("fedavg", "mb-sgd", "mb-ac-sgd")]
     return ratio_evidence(rows, ">", 0.0, {"tuned best suboptimality per seed": _tuned_table(ctx)})
@@ -114,12 +111,14 @@ def fig31_fedac(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/fig-3.1:mbacsgd",
-    source="Figure 3.1 caption, line 1594",
+    source="the caption of Figure 3.1",
     statement="On the stand-in: MB-AC-SGD deteriorates for K >= 64: its tuned suboptimality at K = 64 is worse than at "
     "K = 8 (log10 ratio > 0).",
     expect="holds",
 )
 def fig31_mbacsgd(ctx: Context) -> Evidence:
+    """The a9a-like stand-in (M = 128, T = 512): log10 of MB-AC-SGD's tuned best suboptimality at K = 64 over K = 8,
+    mean over the paired seeds with their range as interval, against 0."""
     rows = [("MB-AC-SGD: K=64 over K=8", np.log10(_best(ctx, "mb-ac-sgd", 64) / _best(ctx, "mb-ac-sgd", 8)))]
     return ratio_evidence(rows, ">", 0.0, {})
 
@@ -132,6 +131,8 @@ def fig31_mbacsgd(ctx: Context) -> Evidence:
     expect="inconclusive",
 )
 def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
+    """The a9a-like stand-in (M = 128, T = 512): log10 of FedAvg's and MB-SGD's tuned best suboptimality at K = 8
+    over K = 1, mean over the paired seeds with their range as interval, against 0."""
     rows = [(f"{LABELS[a]}: K=8 over K=1", np.log10(_best(ctx, a, 8) / _best(ctx, a, 1))) for a in ("fedavg", "mb-sgd")]
     return ratio_evidence(rows, ">", 0.0, {})
 
@@ -144,6 +145,8 @@ def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
     expect="holds",
 )
 def fig35(ctx: Context) -> Evidence:
+    """The a9a-like stand-in (M = 128, T = 512): log10 of vanilla FedAc's tuned best suboptimality over FedAc-I's at
+    K = 8 and 64, mean over the paired seeds with their range as interval, against 0."""
     rows = [(f"K={K}", np.log10(_best(ctx, "vanilla", K) / _best(ctx, "fedac-i", K))) for K in (8, 64)]
     return ratio_evidence(rows, ">", 0.0, {})
 
@@ -158,7 +161,9 @@ def fig35(ctx: Context) -> Evidence:
     expect="holds",
 )
 def vanilla_diverges(ctx: Context) -> Evidence:
-    van, fed = sweep("vanilla", M_MAIN, 64, _seeds(ctx)), sweep("fedac-i", M_MAIN, 64, _seeds(ctx))
+    """The a9a-like stand-in (M = 128, T = 512, K = 64): the fewest, over the paired seeds, step sizes of the grid at
+    which vanilla FedAc ends no better than x = 0 while FedAc-I ends below a tenth of F(0) - F*, against 1."""
+    van, fed = sweep(ctx, "vanilla", M_MAIN, 64, _seeds(ctx)), sweep(ctx, "fedac-i", M_MAIN, 64, _seeds(ctx))
     start = van.gap[0, 0, 0]
     failed = van.gap[:, :, -1] >= start  # (eta, seed)
     converged = fed.gap[:, :, -1] < start / 10
@@ -179,12 +184,14 @@ def vanilla_diverges(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/fig-3.1:k1",
-    source="Figure 3.1 caption, line 1594 ('all four algorithms attain linear speedup for K = 1')",
+    source="the caption of Figure 3.1 ('all four algorithms attain linear speedup for K = 1')",
     statement="On the stand-in at K = 1 (FedAc-I = MB-AC-SGD, FedAvg = MB-SGD): tuned suboptimality falls like 1/M "
     "over M in {32, 64, 128}: fitted log-log slope within 0.25 of -1.",
     expect="fails",
 )
 def fig31_k1(ctx: Context) -> Evidence:
+    """The a9a-like stand-in at K = 1, M in {32, 64, 128}: per seed the fitted log-log slope of the tuned best
+    suboptimality against M, mean over the paired seeds with their range as interval, against -1 within 0.25."""
     Ms = np.array([32, 64, 128])
     slopes, witness = [], {}
     for a in ("fedac-i", "fedavg"):
@@ -193,17 +200,17 @@ def fig31_k1(ctx: Context) -> Evidence:
         slopes.append((LABELS[a], np.array(per_seed)))
         witness[LABELS[a]] = {int(M): best[i].tolist() for i, M in enumerate(Ms)}
     ev = ratio_evidence(slopes, "==", -1.0, witness)
-    ev.atol = 0.25
+    ev.atol = 0.25  # not a rounding tolerance: the claim's "within 0.25 of -1"
     return ev
 
 
-def _draw_curves(ctx: Context, path) -> None:
+def _draw_curves(path, ctx: Context) -> None:
     """Suboptimality against rounds for the five methods (best step size each, seed 0), K = 8 and K = 64."""
     fig, axes = plotting.figure(1, 2, width=3.4, height=2.8)
     colors = {"fedac-i": "C3", "vanilla": "C1", "fedavg": "C0", "mb-sgd": "C2", "mb-ac-sgd": "C4"}
     for ax, K in zip(axes, (8, 64)):
         for a, color in colors.items():
-            sw = sweep(a, M_MAIN, K, _seeds(ctx))
+            sw = sweep(ctx, a, M_MAIN, K, _seeds(ctx))
             i = int(np.argmin(sw.gap[:, 0, :].min(axis=1)))
             ax.plot(sw.rounds_at, sw.gap[i, 0], color=color, label=f"{LABELS[a]} (η = {ETAS[i]:g})")
         ax.set(yscale="log", xlabel="round r", ylabel="F(x) − F*")
@@ -212,7 +219,7 @@ def _draw_curves(ctx: Context, path) -> None:
     plotting.save(fig, path)
 
 
-PRINTED_ROUNDS = {"fedac-i": 32, "mb-ac-sgd": 128, "mb-sgd": 1024, "fedavg": 4096}  # line 1596, M = 8192
+PRINTED_ROUNDS = {"fedac-i": 32, "mb-ac-sgd": 128, "mb-sgd": 1024, "fedavg": 4096}  # section 3.7.2, M = 8192
 
 
 def rounds_to_target(ctx: Context, algorithm: str, target: np.ndarray, M: int = M_MAIN) -> np.ndarray:
@@ -232,7 +239,7 @@ def _target(ctx: Context, M: int = M_MAIN) -> np.ndarray:
 
 @claim(
     f"{PAPER}/fig-3.2:rounds",
-    source="section 3.7.2, line 1596 (M = 8192, target 1e-3: FedAc 32 rounds, MB-AC-SGD 128, MB-SGD 1024, FedAvg 4096)",
+    source="section 3.7.2 (M = 8192, target 1e-3: FedAc 32 rounds, MB-AC-SGD 128, MB-SGD 1024, FedAvg 4096)",
     statement="On the stand-in (M = 128, T = 512, target = twice fully synchronized FedAvg's tuned suboptimality): "
     "rounds to target order as printed, FedAc-I < MB-AC-SGD < MB-SGD < FedAvg; measured: log2 of each printed-slower "
     "over printed-faster round count (> 0 claimed; 'never within T' counts as T + 1 rounds, so two 'never' tie at 0).",
@@ -240,9 +247,10 @@ def _target(ctx: Context, M: int = M_MAIN) -> np.ndarray:
     figure="fedac-rounds-to-target",
 )
 def fig32_rounds(ctx: Context) -> Evidence:
-    path = ctx.figure_path("fedac-rounds-to-target")
-    if path is not None:
-        _draw_rounds(ctx, path)
+    """The a9a-like stand-in (M = 128, T = 512, K in {1, 8, 64}): per seed the fewest rounds at which each tuned
+    method reaches twice fully synchronized FedAvg's best, log2 of each printed-slower over printed-faster count
+    (never reached: T + 1 rounds), mean over the paired seeds with their range as interval, against 0."""
+    ctx.draw(_draw_rounds, ctx)
     target = _target(ctx)
     rounds = {a: rounds_to_target(ctx, a, target) for a in PRINTED_ROUNDS}
     return rounds_evidence(rounds, itertools.pairwise(PRINTED_ROUNDS), target, PRINTED_ROUNDS, "printed (M = 8192)")
@@ -277,7 +285,7 @@ def rounds_evidence(
     )
 
 
-def _draw_rounds(ctx: Context, path) -> None:
+def _draw_rounds(path, ctx: Context) -> None:
     """Rounds to target against M for the four methods of Figure 3.2 (seed 0; missing: never reached)."""
     fig, ax = plotting.figure(1, 1, width=3.6, height=2.8)
     Ms = (32, 64, 128)
@@ -296,30 +304,33 @@ def _draw_rounds(ctx: Context, path) -> None:
 OUTSIDE = np.array([1e-4, 3e-4, 30.0, 100.0])
 
 
-@cache
-def _outside(algorithm: str, K: int) -> Sweep:
+@family(f"{PAPER}/fedac-experiments-outside")
+def _outside(fam: Family, algorithm: str, K: int) -> Sweep:
     """The same grid point with step sizes just outside [0.001, 10] (those above 1/mu excluded for FedAc)."""
-    problem, ref = _problem()
+    problem, ref = _problem(fam.profile)
     etas = OUTSIDE if algorithm in ("fedavg", "mb-sgd") else OUTSIDE[OUTSIDE * problem.l2 <= 1]
-    rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-experiments-outside:{algorithm}:{K}"))
+    rng = fam.rng()
     return run_sweep(problem, ref.value, algorithm, M=M_MAIN, K=K, T=T, etas=etas, seeds=3, rng=rng, eval_every=64)
 
 
 @claim(
     f"{PAPER}/sec-3.7.2:eta-range",
-    source="section 3.7.2, line 1591 ('the best eta lies in [0.001, 10] for all algorithms for all settings')",
+    source="section 3.7.2 ('the best eta lies in [0.001, 10] for all algorithms for all settings')",
     statement="On the stand-in (M = 128, K in {1, 8, 64}): step sizes 1e-4, 3e-4, 30, 100 outside the range never beat "
     "the best step size inside it; measured: log10(best outside / best inside) per algorithm and K (>= 0 claimed).",
     expect="holds",
 )
 def eta_range(ctx: Context) -> Evidence:
+    """The a9a-like stand-in (M = 128, T = 512, K in {1, 8, 64}): log10 of the best suboptimality over the step
+    sizes 1e-4, 3e-4, 30, 100 over the best inside the printed range, per algorithm and K, mean over the paired
+    seeds with their range as interval, against 0."""
     rows, where = [], {}
     for a in ("fedac-i", "vanilla", "fedavg", "mb-sgd", "mb-ac-sgd"):
         for K in KS:
             if K == 1 and a in ("vanilla", "mb-ac-sgd", "mb-sgd"):
                 continue  # identical to FedAc-I / FedAvg at K = 1
-            inside = sweep(a, M_MAIN, K, _seeds(ctx))
-            outside = _outside(a, K)
+            inside = sweep(ctx, a, M_MAIN, K, _seeds(ctx))
+            outside = _outside(ctx, a, K)
             rows.append((f"{LABELS[a]}, K={K}", np.log10(outside.best() / inside.best())))
             where[f"{LABELS[a]}, K={K}"] = float(ETAS[int(np.argmin(inside.gap.min(axis=(1, 2))))])
     return ratio_evidence(rows, ">=", 0.0, {"best step size inside (all seeds pooled)": where})

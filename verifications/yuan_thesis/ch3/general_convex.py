@@ -9,26 +9,24 @@ nearest to the start); Gaussian noise of covariance diag(0.5, 0.3, 0.2) sigma^2.
 Assumption 3.2 they use the sigma that also bounds the 4th moment (``sigma_assumption_32``). A quadratic has Q = 0;
 the Q-terms of the A3.2 results are read as their Q -> 0 limits.
 
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem B.21 at line 4060, Theorem B.22 at 4074, Theorem
-B.23 at 4090, Lemma B.24 at 4108, Lemma B.25 at 4114, Proposition B.26 at 4196, Lemma B.27 at 4234, Lemma B.28 at
-4240, Proposition B.29 at 4302, Lemma B.30 at 4318, Lemma B.31 at 4324. The printed estimates (1/12) log^2(e^2 +
-24) < 1 and (18/1000) log^2(e^2 + 1000) < 1 (thm-b.21/22 proofs) are checked in ``appendix_b_details``
-(``app-b:proof-constants``).
+The printed estimates (1/12) log^2(e^2 + 24) < 1 and (18/1000) log^2(e^2 + 1000) < 1 (thm-b.21/22 proofs) are
+checked in ``appendix_b_details`` (``app-b:proof-constants``).
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 
 from fedtheory.algorithms import fedac
 from fedtheory.exact.fedac_moments import FedAcMoments, fedac_moments
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 
-from .convergence import NOISE, record_point, sigma_assumption_32
+from .convergence import NOISE, sigma_assumption_32
 
 PAPER = "yuan-thesis"
 L = 1.0
@@ -37,9 +35,10 @@ LAMBDAS = (1e-3, 1e-2, 1e-1)  # lambda grid of the "for any lambda > 0" lemmas
 ETA_FRACS = (1.0, 0.1, 1e-3)  # eta (L + lambda) grid of the "for any eta <= 1/(L + lambda)" lemmas
 
 
-@cache
-def _instance():
-    rng = np.random.default_rng(seed_for(f"{PAPER}/general-convex-quadratic"))
+@family(f"{PAPER}/general-convex-quadratic")
+def _instance(fam: Family):
+    """The singular quadratic and a start at distance B = 1 from its nearest optimum x*."""
+    rng = fam.rng()
     Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
     A = Q @ np.diag([1.0, 0.1, 0.0]) @ Q.T
     problem = FederatedQuadratic(A, A @ rng.normal(size=3))
@@ -47,18 +46,18 @@ def _instance():
     return problem, problem.x_star + v / np.linalg.norm(v)
 
 
-def _moments(lam: float, params: fedac.FedAcParams, sigma: float, R: int) -> FedAcMoments:
+def _moments(ctx: Context, lam: float, params: fedac.FedAcParams, sigma: float, R: int) -> FedAcMoments:
     """Exact server moments of ``R`` FedAc rounds on F~_lambda (B.44) from x^(0,0) (its potentials use mu =
     lambda)."""
-    problem, x0 = _instance()
+    problem, x0 = _instance(ctx)
     augmented = FederatedQuadratic(problem.A_mean + lam * np.eye(3), problem.b_mean + lam * x0)
     return fedac_moments(AdditiveGaussian(augmented, cov=np.diag(NOISE * sigma**2)), params, x0, R)
 
 
-def _gap_after(lam: float, params: fedac.FedAcParams, sigma: float, R: int) -> float:
+def _gap_after(ctx: Context, lam: float, params: fedac.FedAcParams, sigma: float, R: int) -> float:
     """E F(xbar_ag^(R,0)) - F* for FedAc on F~_lambda."""
-    mom = _moments(lam, params, sigma, R)
-    return float(_instance()[0].expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:]))
+    mom = _moments(ctx, lam, params, sigma, R)
+    return float(_instance(ctx)[0].expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:]))
 
 
 def _grid(quick: bool, T_min: int):
@@ -72,7 +71,7 @@ def _grid(quick: bool, T_min: int):
 
 @claim(
     f"{PAPER}/lem-b.24",
-    source="Lemma B.24, (B.45), line 4108",
+    source="Lemma B.24, (B.45)",
     statement="For any lambda > 0 and eta <= 1/(L + lambda), FedAc-I on F~_lambda gives E F(xbar_ag) - F* <= lambda "
     "B^2/2 + (L B^2/2) exp(-sqrt(eta lambda K R^2)) + eta^(1/2) sigma^2/(2 lambda^(1/2) M K^(1/2)) + eta sigma^2/(2M) "
     "+ 390 eta^(3/2) L K^(1/2) sigma^2/lambda^(1/2) + 7 eta^2 L K sigma^2 + 390 eta^(3/2) lambda^(1/2) K^(1/2) sigma^2 "
@@ -80,15 +79,17 @@ def _grid(quick: bool, T_min: int):
     expect="holds",
 )
 def lem_b24(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-I on F~_lambda of the singular quadratic over the lambda and eta (L + lambda) grids: E F(xbar_ag) - F*
+    exact (moments engine) against (B.45) in float64."""
+    points = Points()
     for sigma, M, K, R in _grid(ctx.quick, 1):
         for lam in (1e-3, 1e-2, 1e-1):
             for frac in (1.0, 0.1, 1e-3):
                 eta = frac / (L + lam)
                 params = fedac.fedac_i(eta, lam, K, M, L=L + lam)
-                measured.append(_gap_after(lam, params, sigma, R))
                 s2 = float(NOISE.sum()) * sigma**2
-                bound.append(
+                points.add(
+                    _gap_after(ctx, lam, params, sigma, R),
                     lam / 2
                     + L / 2 * np.exp(-np.sqrt(eta * lam * K * R**2))
                     + np.sqrt(eta) * s2 / (2 * np.sqrt(lam) * M * np.sqrt(K))
@@ -96,22 +97,29 @@ def lem_b24(ctx: Context) -> Evidence:
                     + 390 * eta**1.5 * L * np.sqrt(K) * s2 / np.sqrt(lam)
                     + 7 * eta**2 * L * K * s2
                     + 390 * eta**1.5 * np.sqrt(lam * K) * s2
-                    + 7 * eta**2 * lam * K * s2
+                    + 7 * eta**2 * lam * K * s2,
+                    sigma=sigma,
+                    M=M,
+                    K=K,
+                    R=R,
+                    lam=lam,
+                    eta_over_max=frac,
                 )
-                record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/thm-b.21",
-    source="Theorem B.21, line 4060 (T >= 24)",
+    source="Theorem B.21 (T >= 24)",
     statement="With lambda and eta as printed, FedAc-I on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= (2 L B^2/(K R^2)) "
     "log^2(e^2 + K R^2) + (2 sigma B/sqrt(MKR)) log^2(e^2 + L sqrt(MKR) B/sigma) + (1005 L^(1/3) sigma^(2/3) B^(4/3)/"
     "(K^(1/3) R)) log^4(e^4 + L^(2/3) K^(1/3) R B^(2/3)/sigma^(2/3)) (exact on a singular quadratic, B = 1).",
     expect="holds",
 )
 def thm_b21(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-I on F~_lambda of the singular quadratic at the printed lambda and eta, sigma = sqrt(tr C): E
+    F(xbar_ag^(R,0)) - F* exact (moments engine) against the printed bound."""
+    points = Points()
     B = 1.0
     for sigma, M, K, R in _grid(ctx.quick, 24):
         s = np.sqrt(float(NOISE.sum())) * sigma
@@ -127,8 +135,8 @@ def thm_b21(ctx: Context) -> Evidence:
             L ** (1 / 3) * B ** (2 / 3) / (lam ** (2 / 3) * K ** (2 / 3) * R * s ** (2 / 3)),
             L**0.25 * B**0.5 / (lam**0.75 * K**0.75 * R * s**0.5),
         )
-        measured.append(_gap_after(lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R))
-        bound.append(
+        points.add(
+            _gap_after(ctx, lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R),
             2 * L * B**2 / (K * R**2) * np.log(np.e**2 + K * R**2) ** 2
             + 2 * s * B / np.sqrt(M * K * R) * np.log(np.e**2 + L * np.sqrt(M * K * R) * B / s) ** 2
             + 1005
@@ -136,22 +144,29 @@ def thm_b21(ctx: Context) -> Evidence:
             * s ** (2 / 3)
             * B ** (4 / 3)
             / (K ** (1 / 3) * R)
-            * np.log(np.e**4 + L ** (2 / 3) * K ** (1 / 3) * R * B ** (2 / 3) / s ** (2 / 3)) ** 4
+            * np.log(np.e**4 + L ** (2 / 3) * K ** (1 / 3) * R * B ** (2 / 3) / s ** (2 / 3)) ** 4,
+            sigma=sigma,
+            M=M,
+            K=K,
+            R=R,
+            lam=lam,
+            eta=eta,
         )
-        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/thm-b.22",
-    source="Theorem B.22, line 4074 (T >= 1000)",
+    source="Theorem B.22 (T >= 1000)",
     statement="With lambda and eta as printed, FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= (10 L B^2/(K "
     "R^2)) log^2(e^2 + K R^2) + (5 sigma B/sqrt(MKR)) log(e + L sqrt(MKR) B/sigma) + (16411 L^(1/2) sigma^(1/2) "
     "B^(3/2)/(K^(1/4) R)) log^4(e^4 + L^(1/2) K^(1/4) R B^(1/2)/sigma^(1/2)) (exact on a singular quadratic).",
     expect="holds",
 )
 def thm_b22(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-II on F~_lambda of the singular quadratic at the printed lambda and eta, sigma meeting Assumption
+    3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against the printed bound."""
+    points = Points()
     B = 1.0
     for sigma, M, K, R in _grid(ctx.quick, 1000):
         s = sigma_assumption_32(sigma)
@@ -167,18 +182,23 @@ def thm_b22(ctx: Context) -> Evidence:
             / (lam * K * R**2),
             L ** (1 / 3) * B ** (2 / 3) / (lam ** (2 / 3) * K ** (2 / 3) * R ** (2 / 3) * s ** (2 / 3)),
         )
-        measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-        bound.append(
+        points.add(
+            _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
             10 * L * B**2 / (K * R**2) * np.log(np.e**2 + K * R**2) ** 2
             + 5 * s * B / np.sqrt(M * K * R) * np.log(np.e + L * np.sqrt(M * K * R) * B / s)
             + 16411
             * np.sqrt(L * s)
             * B**1.5
             / (K**0.25 * R)
-            * np.log(np.e**4 + np.sqrt(L) * K**0.25 * R * np.sqrt(B) / np.sqrt(s)) ** 4
+            * np.log(np.e**4 + np.sqrt(L) * K**0.25 * R * np.sqrt(B) / np.sqrt(s)) ** 4,
+            sigma=sigma,
+            M=M,
+            K=K,
+            R=R,
+            lam=lam,
+            eta=eta,
         )
-        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
@@ -189,8 +209,11 @@ def thm_b22(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop_b26(ctx: Context) -> Evidence:
-    problem, x0 = _instance()
-    measured, bound, grid = [], [], {}
+    """FedAc-I on F~_lambda of the singular quadratic (eta = 0.5/(L + lambda), M = 4, unit noise scale): E Psi^(R,0)
+    exact (moments engine) against the exact expected gap minus lambda B^2/2, and Psi^(0,0) in closed form against
+    L B^2/2."""
+    problem, x0 = _instance(ctx)
+    points = Points()
     for lam in (1e-3, 1e-2, 1e-1, 1.0):
         A_aug, b_aug = problem.A_mean + lam * np.eye(3), problem.b_mean + lam * x0
         aug = FederatedQuadratic(A_aug, b_aug)
@@ -198,16 +221,12 @@ def prop_b26(ctx: Context) -> Evidence:
             params = fedac.fedac_i(0.5 / (L + lam), lam, K, 4, L=L + lam)
             mom = fedac_moments(AdditiveGaussian(aug, cov=np.diag(NOISE)), params, x0, R)
             psi = float(mom.psi()[-1])
-            gap = _gap_after(lam, params, 1.0, R)
-            measured.append(gap - lam / 2)
-            bound.append(psi)
-            record_point(grid, lam=lam, K=K, R=R, check="Psi(R,0) >= F gap - lambda B^2/2")
+            gap = _gap_after(ctx, lam, params, 1.0, R)
+            points.add(gap - lam / 2, psi, lam=lam, K=K, R=R, check="Psi(R,0) >= F gap - lambda B^2/2")
         e0 = x0 - aug.x_star
         psi0 = 0.5 * e0 @ A_aug @ e0 + lam / 2 * e0 @ e0
-        measured.append(float(psi0))
-        bound.append(L / 2)  # B = 1
-        record_point(grid, lam=lam, K=0, R=0, check="Psi(0,0) <= L B^2/2")
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+        points.add(float(psi0), L / 2, lam=lam, K=0, R=0, check="Psi(0,0) <= L B^2/2")  # B = 1
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 def _sigma_31(sigma: float) -> float:
@@ -216,8 +235,8 @@ def _sigma_31(sigma: float) -> float:
 
 
 def _eta_b25(lam: float, s: float, M: int, K: int, R: int, shift: float) -> float:
-    """eta of Lemma B.25 (line 4116) with the first log read as log^2(shift + min{...}): shift = e as printed in the
-    statement, shift = e^2 as in the proof's eta_1 (line 4128)."""
+    """eta of Lemma B.25 with the first log read as log^2(shift + min{...}): shift = e as printed in the statement,
+    shift = e^2 as in the proof's eta_1."""
     inner = min(lam * L * M * K * R * B**2 / s**2, lam**2 * K * R**3 * B**2 / s**2)
     return min(
         1 / (L + lam),
@@ -240,38 +259,45 @@ def _bound_b46(lam: float, s: float, M: int, K: int, R: int) -> float:
 
 @claim(
     f"{PAPER}/lem-b.25",
-    source="Lemma B.25, (B.46), line 4114 (eta as printed in the statement, line 4116)",
+    source="Lemma B.25, (B.46) (eta as printed in the statement)",
     statement="For any lambda > 0, FedAc-I on F~_lambda with eta = min{1/(L + lambda), (1/(lambda K R^2)) log^2(e + "
     "min{lambda L M K R B^2/sigma^2, lambda^2 K R^3 B^2/sigma^2}), L^(1/3) B^(2/3)/(lambda^(2/3) K^(2/3) R "
     "sigma^(2/3)), L^(1/4) B^(1/2)/(lambda^(3/4) K^(3/4) R sigma^(1/2))} gives E F(xbar_ag^(R,0)) - F* <= lambda "
     "B^2/2 + (3 sigma^2/(2 lambda M K R)) log^2(e^2 + lambda L M K R B^2/sigma^2) + (592 L sigma^2/(lambda^2 K R^3)) "
     "log^4(e^4 + lambda^2 K R^3 B^2/sigma^2) + 412 L^(1/2) sigma B/(lambda^(1/2) K^(1/2) R^(3/2)) + (L B^2/2) "
     "exp(-sqrt(K R^2/(1 + L/lambda))) (exact on the singular quadratic, sigma = sqrt(tr C), lambda in {1e-3, 1e-2, "
-    "1e-1}). The statement's log^2(e + ...) is used; the witness reports the proof's eta_1 reading log^2(e^2 + ...) "
-    "(line 4128).",
+    "1e-1}). The statement's log^2(e + ...) is used; the witness reports the proof's eta_1 reading log^2(e^2 + ...).",
     expect="holds",
 )
 def lem_b25(ctx: Context) -> Evidence:
-    measured, bound, proof_ratio, grid = [], [], [], {}
+    """FedAc-I on F~_lambda of the singular quadratic at the statement's eta (its first log read as log^2(e + ...)),
+    sigma = sqrt(tr C): E F(xbar_ag^(R,0)) - F* exact (moments engine) against (B.46); the proof's eta_1 reading
+    log^2(e^2 + ...) is run too and reported in the witness."""
+    points, proof_ratio = Points(), []
     for sigma, M, K, R in _grid(ctx.quick, 1):
         s = _sigma_31(sigma)
         for lam in LAMBDAS:
             rhs = _bound_b46(lam, s, M, K, R)
             eta, eta_proof = (_eta_b25(lam, s, M, K, R, shift) for shift in (np.e, np.e**2))
-            measured.append(_gap_after(lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R))
-            bound.append(rhs)
-            proof_ratio.append(_gap_after(lam, fedac.fedac_i(eta_proof, lam, K, M, L=L + lam), sigma, R) / rhs)
-            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta, eta_proof_reading=eta_proof)
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+            points.add(
+                _gap_after(ctx, lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R),
+                rhs,
+                sigma=sigma,
+                M=M,
+                K=K,
+                R=R,
+                lam=lam,
+                eta=eta,
+                eta_proof_reading=eta_proof,
+            )
+            proof_ratio.append(_gap_after(ctx, lam, fedac.fedac_i(eta_proof, lam, K, M, L=L + lam), sigma, R) / rhs)
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "proof reading (eta_1 with log^2(e^2 + ...)): largest measured/bound": max(proof_ratio),
             "grid points where the two readings give different eta": int(
-                np.sum(np.array(grid["eta"]) != np.array(grid["eta_proof_reading"]))
+                np.sum(np.array(points.grid["eta"]) != np.array(points.grid["eta_proof_reading"]))
             ),
         },
     )
@@ -279,7 +305,7 @@ def lem_b25(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-b.27",
-    source="Lemma B.27, (B.55), line 4234",
+    source="Lemma B.27, (B.55)",
     statement="For any lambda > 0 and eta <= 1/(L + lambda), FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= "
     "lambda B^2/2 + (L B^2/2) exp(-sqrt(eta lambda K R^2/9)) + eta^(1/2) sigma^2/(lambda^(1/2) M K^(1/2)) + 200 "
     "eta^2 L^2 K sigma^2/lambda + 200 eta^2 lambda K sigma^2 (exact on the singular quadratic, sigma = sqrt(tr C), "
@@ -287,6 +313,8 @@ def lem_b25(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_b27(ctx: Context) -> Evidence:
+    """FedAc-II on F~_lambda of the singular quadratic over the lambda and eta (L + lambda) grids, sigma = sqrt(tr
+    C): E F(xbar_ag^(R,0)) - F* exact (moments engine) against (B.55)."""
     return _fedac_ii_any_eta(
         ctx,
         _sigma_31,
@@ -298,26 +326,31 @@ def _fedac_ii_any_eta(ctx: Context, sigma_of, rest) -> Evidence:
     """FedAc-II on F~_lambda over the lambda and eta (L + lambda) grids against lambda B^2/2 + (L B^2/2)
     exp(-sqrt(eta lambda K R^2/9)) + eta^(1/2) sigma^2/(lambda^(1/2) M K^(1/2)) + ``rest(eta, lam, s2, M, K)``, the
     shape shared by Lemmas B.27 and B.30 (``sigma_of`` maps the noise scale to the assumption's sigma)."""
-    measured, bound, grid = [], [], {}
+    points = Points()
     for sigma, M, K, R in _grid(ctx.quick, 1):
         s2 = sigma_of(sigma) ** 2
         for lam in LAMBDAS:
             for frac in ETA_FRACS:
                 eta = frac / (L + lam)
-                measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-                bound.append(
+                points.add(
+                    _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
                     lam * B**2 / 2
                     + L * B**2 / 2 * np.exp(-np.sqrt(eta * lam * K * R**2 / 9))
                     + np.sqrt(eta / lam) * s2 / (M * np.sqrt(K))
-                    + rest(eta, lam, s2, M, K)
+                    + rest(eta, lam, s2, M, K),
+                    sigma=sigma,
+                    M=M,
+                    K=K,
+                    R=R,
+                    lam=lam,
+                    eta_over_max=frac,
                 )
-                record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta_over_max=frac)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/lem-b.28",
-    source="Lemma B.28, (B.56), line 4240",
+    source="Lemma B.28, (B.56)",
     statement="For any lambda > 0, FedAc-II on F~_lambda with eta = min{1/(L + lambda), (9/(lambda K R^2)) log^2(e + "
     "min{lambda L M K R B^2/sigma^2, lambda^3 K R^4 B^2/(L sigma^2)}), L^(1/3) B^(2/3)/(lambda^(2/3) K^(2/3) R^(2/3) "
     "sigma^(2/3))} gives E F(xbar_ag^(R,0)) - F* <= lambda B^2/2 + (L B^2/2) exp(-sqrt(K R^2/(9(1 + L/lambda)))) + "
@@ -327,7 +360,9 @@ def _fedac_ii_any_eta(ctx: Context, sigma_of, rest) -> Evidence:
     expect="holds",
 )
 def lem_b28(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-II on F~_lambda of the singular quadratic at the printed eta, sigma = sqrt(tr C): E F(xbar_ag^(R,0)) -
+    F* exact (moments engine) against (B.56)."""
+    points = Points()
     for sigma, M, K, R in _grid(ctx.quick, 1):
         s = _sigma_31(sigma)
         for lam in LAMBDAS:
@@ -338,45 +373,55 @@ def lem_b28(ctx: Context) -> Evidence:
                 9 * np.log(np.e + min(a, b)) ** 2 / (lam * K * R**2),
                 L ** (1 / 3) * B ** (2 / 3) / (lam ** (2 / 3) * K ** (2 / 3) * R ** (2 / 3) * s ** (2 / 3)),
             )
-            measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-            bound.append(
+            points.add(
+                _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
                 lam * B**2 / 2
                 + L * B**2 / 2 * np.exp(-np.sqrt(K * R**2 / (9 * (1 + L / lam))))
                 + 209 * L ** (2 / 3) * B ** (4 / 3) * s ** (2 / 3) / (lam ** (1 / 3) * K ** (1 / 3) * R ** (4 / 3))
                 + 4 * s**2 / (lam * M * K * R) * np.log(np.e + a)
-                + 16201 * L**2 * s**2 / (lam**3 * K * R**4) * np.log(np.e**4 + b) ** 4
+                + 16201 * L**2 * s**2 / (lam**3 * K * R**4) * np.log(np.e**4 + b) ** 4,
+                sigma=sigma,
+                M=M,
+                K=K,
+                R=R,
+                lam=lam,
+                eta=eta,
             )
-            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/prop-b.29",
-    source="Proposition B.29, line 4302 (Phi as (3.29) with mu = lambda; line 4304 prints xbar^(R,0) in the distance "
-    "term of Phi^(r,k), read as xbar^(r,k))",
+    source="Proposition B.29 (Phi as (3.29) with mu = lambda; its statement prints xbar^(R,0) in the distance term "
+    "of Phi^(r,k), read as xbar^(r,k))",
     statement="For the potential Phi of F~_lambda (3.29, mu = lambda, so (lambda/6)||xbar - x_lambda*||^2): Phi^(R,0) "
     ">= F(xbar_ag^(R,0)) - F* - lambda B^2/2 (checked in expectation along FedAc-II runs, eta = 0.5/(L + lambda), M "
     "= 4, (K, R) in {(4, 8), (16, 32)}) and Phi^(0,0) <= (L/2)||x^(0,0) - x*||^2, for lambda in {1e-3, ..., 1}.",
     expect="holds",
 )
 def prop_b29(ctx: Context) -> Evidence:
-    problem, _ = _instance()
-    measured, bound, grid = [], [], {}
+    """FedAc-II on F~_lambda of the singular quadratic (eta = 0.5/(L + lambda), M = 4, unit noise scale): E
+    Phi^(R,0) and the expected gap exact (moments engine), and Phi^(0,0) against L B^2/2."""
+    problem, _ = _instance(ctx)
+    points = Points()
     for lam in (1e-3, 1e-2, 1e-1, 1.0):
         for K, R in ((4, 8), (16, 32)):
-            mom = _moments(lam, fedac.fedac_ii(0.5 / (L + lam), lam, K, 4, L=L + lam), 1.0, R)
-            measured.append(float(problem.expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:])) - lam * B**2 / 2)
-            bound.append(float(mom.phi()[-1]))
-            record_point(grid, lam=lam, K=K, R=R, check="Phi(R,0) >= F gap - lambda B^2/2")
-        measured.append(float(mom.phi()[0]))
-        bound.append(L * B**2 / 2)
-        record_point(grid, lam=lam, K=0, R=0, check="Phi(0,0) <= L B^2/2")
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+            mom = _moments(ctx, lam, fedac.fedac_ii(0.5 / (L + lam), lam, K, 4, L=L + lam), 1.0, R)
+            points.add(
+                float(problem.expected_gap(mom.mean[-1, 1], mom.cov[-1, 3:, 3:])) - lam * B**2 / 2,
+                float(mom.phi()[-1]),
+                lam=lam,
+                K=K,
+                R=R,
+                check="Phi(R,0) >= F gap - lambda B^2/2",
+            )
+        points.add(float(mom.phi()[0]), L * B**2 / 2, lam=lam, K=0, R=0, check="Phi(0,0) <= L B^2/2")
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 @claim(
     f"{PAPER}/lem-b.30",
-    source="Lemma B.30, (B.57), line 4318 (Q = 0)",
+    source="Lemma B.30, (B.57) (Q = 0)",
     statement="For any lambda > 0 and eta <= 1/(L + lambda), FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= "
     "lambda B^2/2 + (L B^2/2) exp(-sqrt(eta lambda K R^2/9)) + eta^(1/2) sigma^2/(lambda^(1/2) M K^(1/2)) + 2 "
     "eta^(3/2) L K^(1/2) sigma^2/(lambda^(1/2) M) + 2 eta^(3/2) lambda^(1/2) K^(1/2) sigma^2/M + e^9 eta^4 Q^2 K^2 "
@@ -385,6 +430,8 @@ def prop_b29(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_b30(ctx: Context) -> Evidence:
+    """FedAc-II on F~_lambda of the singular quadratic over the lambda and eta (L + lambda) grids, sigma meeting
+    Assumption 3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against (B.57) at Q = 0."""
     return _fedac_ii_any_eta(
         ctx,
         sigma_assumption_32,
@@ -396,7 +443,7 @@ def lem_b30(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/lem-b.31",
-    source="Lemma B.31, (B.58), line 4324 (Q = 0)",
+    source="Lemma B.31, (B.58) (Q = 0)",
     statement="For any lambda > 0, FedAc-II on F~_lambda with eta = min{1/(L + lambda), (9/(lambda K R^2)) log^2(e + "
     "min{lambda L M K R B^2/sigma^2, lambda^2 M K R^3 B^2/sigma^2, lambda^5 L K^2 R^8 B^2/(Q^2 sigma^4)}), L^(1/3) "
     "M^(1/3) B^(2/3)/(lambda^(2/3) K^(2/3) R sigma^(2/3))} gives E F(xbar_ag^(R,0)) - F* <= lambda B^2/2 + (L B^2/2) "
@@ -408,7 +455,9 @@ def lem_b30(ctx: Context) -> Evidence:
     expect="holds",
 )
 def lem_b31(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-II on F~_lambda of the singular quadratic at the printed eta (Q -> 0+ limit), sigma meeting Assumption
+    3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against (B.58) at Q = 0."""
+    points = Points()
     for sigma, M, K, R in _grid(ctx.quick, 1):
         s = sigma_assumption_32(sigma)
         for lam in LAMBDAS:
@@ -419,20 +468,25 @@ def lem_b31(ctx: Context) -> Evidence:
                 9 * np.log(np.e + min(a, b)) ** 2 / (lam * K * R**2),
                 L ** (1 / 3) * M ** (1 / 3) * B ** (2 / 3) / (lam ** (2 / 3) * K ** (2 / 3) * R * s ** (2 / 3)),
             )
-            measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-            bound.append(
+            points.add(
+                _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
                 lam * B**2 / 2
                 + L * B**2 / 2 * np.exp(-np.sqrt(K * R**2 / (9 * (1 + L / lam))))
                 + 4 * s**2 / (lam * M * K * R) * np.log(np.e + a)
                 + 55 * L * s**2 / (lam**2 * M * K * R**3) * np.log(np.e**3 + b) ** 3
-                + 83 * np.sqrt(L / (lam * M * K)) * B * s / R**1.5
+                + 83 * np.sqrt(L / (lam * M * K)) * B * s / R**1.5,
+                sigma=sigma,
+                M=M,
+                K=K,
+                R=R,
+                lam=lam,
+                eta=eta,
             )
-            record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
-    return Evidence(measured=measured, bound=bound, relation="<=", rtol=1e-9, grid=grid)
+    return points.evidence("<=", rtol=ROUNDING)
 
 
 def _thm_b23_rule(Q: float, s: float, M: int, K: int, R: int) -> tuple[float, float, float]:
-    """lambda (line 4092), eta (line 4096) and the bound (line 4100) of Theorem B.23.
+    """lambda, eta and the bound of Theorem B.23.
 
     At Q = 0 the Q -> 0+ limits are used: lambda_3 = Q^(1/3) sigma^(2/3)/(K^(1/3) R^(4/3) B^(1/3)) = 0, the argument
     lambda^5 L K^2 R^8 B^2/(Q^2 sigma^4) of the min in eta is +inf, and the last bound term e^19 Q^(1/3) (...)
@@ -479,8 +533,8 @@ def _thm_b23_rule(Q: float, s: float, M: int, K: int, R: int) -> tuple[float, fl
 
 @claim(
     f"{PAPER}/thm-b.23",
-    source="Theorem B.23, line 4090 (T >= 1000; Q = 0)",
-    statement="With lambda (line 4092) and eta (line 4096) as printed, FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) "
+    source="Theorem B.23 (T >= 1000; Q = 0)",
+    statement="With lambda and eta as printed, FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) "
     "- F* <= (10 L B^2/(K R^2)) log^2(e^2 + K R^2) + (5 sigma B/sqrt(MKR)) log(e + L sqrt(MKR) B/sigma) + (139 "
     "L^(1/3) sigma^(2/3) B^(4/3)/(M^(1/3) K^(1/3) R)) log^3(e^3 + L^(2/3) M^(1/3) K^(1/3) R B^(2/3)/sigma^(2/3)) + "
     "(e^19 Q^(1/3) sigma^(2/3) B^(5/3)/(K^(1/3) R^(4/3))) log^8(e^8 + L K^(1/3) R^(4/3) B^(1/3)/(Q^(1/3) "
@@ -490,23 +544,30 @@ def _thm_b23_rule(Q: float, s: float, M: int, K: int, R: int) -> tuple[float, fl
     expect="holds",
 )
 def thm_b23(ctx: Context) -> Evidence:
-    measured, bound, grid = [], [], {}
+    """FedAc-II on F~_lambda of the singular quadratic at the printed lambda and eta in the Q -> 0+ limit, sigma
+    meeting Assumption 3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against the printed bound; the
+    witness evaluates the printed rule at tiny Q > 0."""
+    points = Points()
     limit = {Q: {"lambda": 0.0, "eta": 0.0, "bound": 0.0} for Q in (1e-30, 1e-60, 1e-90)}
     for sigma, M, K, R in _grid(ctx.quick, 1000):
         s = sigma_assumption_32(sigma)
         lam, eta, rhs = _thm_b23_rule(0.0, s, M, K, R)
-        measured.append(_gap_after(lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R))
-        bound.append(rhs)
-        record_point(grid, sigma=sigma, M=M, K=K, R=R, lam=lam, eta=eta)
+        points.add(
+            _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
+            rhs,
+            sigma=sigma,
+            M=M,
+            K=K,
+            R=R,
+            lam=lam,
+            eta=eta,
+        )
         for Q, worst in limit.items():
             for key, value, value0 in zip(("lambda", "eta", "bound"), _thm_b23_rule(Q, s, M, K, R), (lam, eta, rhs)):
                 worst[key] = max(worst[key], abs(value / value0 - 1))
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        rtol=1e-9,
-        grid=grid,
+    return points.evidence(
+        "<=",
+        rtol=ROUNDING,
         witness={
             "largest relative change of (lambda, eta, bound) from Q = 0 to the printed formulas at Q > 0": {
                 f"Q = {Q:g}": worst for Q, worst in limit.items()

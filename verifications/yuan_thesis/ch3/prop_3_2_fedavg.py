@@ -1,9 +1,6 @@
 """Proposition 3.2 of section 3.3 ([RATE] claims): FedAvg's display (3.6), numerically on quadratics
 (:mod:`.sec_3_3_quadratic_rates`), against Theorem B.18 at Q = 0 (:mod:`.sec_3_3_displays`), and its explicit
 decay term at K = R = 1.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Proposition 3.2 and footnote 4 at lines 905-911, Theorem
-B.18 at 3911-3919.
 """
 
 from __future__ import annotations
@@ -11,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SHORT_ROUNDING
 from fedtheory.problems import FederatedQuadratic
 
 from .sec_3_3_displays import EQ_36, THM_B18_Q0, everywhere, polylog_evidence
@@ -21,7 +20,7 @@ PAPER = "yuan-thesis"
 
 @claim(
     f"{PAPER}/prop-3.2",
-    source="Proposition 3.2, (3.6), line 911",
+    source="Proposition 3.2, (3.6)",
     statement=NUMERIC.format(
         reading="(3.6) read as: E F(sum rho xbar) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
         "dominates, with 'appropriate' rho and Thetatilde(1/(mu K R)) taken from Theorem B.18 (rho_t ~ (1 - eta "
@@ -35,12 +34,15 @@ PAPER = "yuan-thesis"
     expect="holds",
 )
 def prop32(ctx: Context) -> Evidence:
+    """FedAvg with Theorem B.18's weights and step size on the quadratics of :func:`.convergence.instance`, exact
+    over an R grid: the fitted slope in the variance-dominated range against the hidden polylogs' largest
+    log-derivative."""
     return rate_evidence(CASES["prop-3.2"], ctx)
 
 
 @claim(
     f"{PAPER}/prop-3.2:polylog",
-    source="Proposition 3.2, (3.6), line 911, and footnote 4, line 907, against Theorem B.18 at Q = 0, line 3917",
+    source="Proposition 3.2, (3.6), and footnote 4, against Theorem B.18 at Q = 0",
     statement="Prop 3.2's complete version (adapted from [132]) is not printed; the printed explicit FedAvg bound "
     "that covers quadratics, Theorem B.18 at Q = 0, is Otilde of (3.6): along every direction v = t^(p_v) of the "
     "exponent lattice {-1,0,1} (M, K, R in {0,1}) plus random ones in [-3, 3] with L >= mu, lim log(term / (3.6))/"
@@ -50,6 +52,8 @@ def prop32(ctx: Context) -> Evidence:
     expect="holds",
 )
 def prop32_polylog(ctx: Context) -> Evidence:
+    """Theorem B.18's terms at Q = 0 against display (3.6), symbolically: exact growth exponents along lattice and
+    random directions and sympy for the structure; the decay constants are not compared."""
     return polylog_evidence(
         THM_B18_Q0,
         EQ_36,
@@ -62,7 +66,7 @@ def prop32_polylog(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/prop-3.2:decay-term",
-    source="Proposition 3.2, (3.6), line 911",
+    source="Proposition 3.2, (3.6)",
     statement="(3.6)'s explicit decay term with sigma -> 0 (Assumption 3.1(c) holds for every sigma >= 0 and the "
     "Otilde terms vanish whatever their hidden constants and polylogs) at K = R = 1, where the rho-average is "
     "xbar^(0,0) = x^(0,0) for every admissible rho and eta: F(x^(0,0)) - F* <= exp(-mu K R/L) L B^2. F(x) = (L x_1^2 "
@@ -71,17 +75,17 @@ def prop32_polylog(ctx: Context) -> Evidence:
     expect="fails",
 )
 def prop32_decay(ctx: Context) -> Evidence:
-    measured, kappas = [], [1.0, 1.2, 1.4, 1.5, 2.0, 10.0, 100.0]
-    for kappa in kappas:
+    """The 2-D quadratic (L x_1^2 + mu x_2^2)/2 from (B, 0), sigma = 0, K = R = 1: FedAvg's weighted average gap
+    (exact, it is F(x^(0,0)) - F*) over exp(-mu/L) L B^2, against 1; the closed form is in the witness."""
+    points = Points()
+    for kappa in [1.0, 1.2, 1.4, 1.5, 2.0, 10.0, 100.0]:
         problem = FederatedQuadratic(np.diag([1.0, 1 / kappa]), np.zeros(2))
         gap, _ = fedavg_weighted(problem, np.zeros((2, 2)), 1.0, 1, 1, 1, np.array([1.0, 0.0]))
-        measured.append(gap / (np.exp(-problem.mu / problem.L) * problem.L))
-    return Evidence(
-        measured=measured,
+        points.add(gap / (np.exp(-problem.mu / problem.L) * problem.L), **{"L/mu": kappa})
+    return points.evidence(
+        "<=",
         bound=1.0,
-        relation="<=",
-        rtol=1e-12,
-        grid={"L/mu": kappas},
+        rtol=SHORT_ROUNDING,
         witness={
             "closed form": "F(x0) - F* = L B^2/2 > exp(-mu/L) L B^2 iff L/mu < 1/ln 2 = 1.4427",
             "note": "on this F and start K R >= 2 does not fail: with eta = 1/L (the first branch, which B.18's "

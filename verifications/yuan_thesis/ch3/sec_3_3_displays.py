@@ -12,11 +12,6 @@ checked two ways (the numeric way is :mod:`.sec_3_3_quadratic_rates`; the claims
   limit exponent lim log(term / display)/log t, computed exactly by :func:`growth` (monomials, log(e + positive),
   exp(-monomial), min, max, sums), must be <= 0. Each complete term matched to a printed term must also be
   "logs times a constant" (sympy, logs stripped), and the decay terms are compared with their printed constants.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.1 at lines 895-903, Proposition 3.2 and footnote 4
-at 905-911, Theorem 3.3 and footnote 5 at 919-931, Theorem 3.4 at 925-927, the (3.7)-(3.8) comparison at 929,
-Theorem 3.5 at 953-959, Remark 3.6 at 963, Theorem B.1 at 3297-3307, Theorem B.12 at 3787-3797, Theorem B.18 at
-3911-3919.
 """
 
 from __future__ import annotations
@@ -30,6 +25,7 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, seed_for
+from fedtheory.harness.points import Points
 from fedtheory.symbols import B, K, L, M, Q, R, mu, sigma
 
 REGISTERS_CLAIMS = False  # shared displays and growth exponents; the claims are in the sibling modules
@@ -286,7 +282,7 @@ def limit_cross_check(complete: Display, printed: Display, dirs: list[dict]) -> 
 
 def polylog_evidence(
     complete: Display, printed: Display, matches: dict, constraint, ctx: Context, *, explicit_decay=True
-):
+) -> Evidence:
     """Evidence that ``complete`` is Otilde of ``printed`` (module docstring).
 
     Entries: for every direction and complete term, lim log(term / printed display)/log t (<= 0); for every matched
@@ -298,15 +294,13 @@ def polylog_evidence(
     variables = [v for v in SYMBOLS if any(e.has(v) for e in [*shown.values(), *terms.values()])]
     dirs = directions(variables, constraint, 200 if ctx.quick else 2000, seed_for(ctx.claim_id))
     total = sp.Add(*shown.values())
-    measured, bound, check = [], [], []
+    points = Points()
     worst = {}
     for p in dirs:
         g_total = growth(total, p)
         for name, term in terms.items():
             e = exponent(growth(term, p), g_total)
-            measured.append(e)
-            bound.append(0.0)
-            check.append(f"exponent of {name} / display")
+            points.add(e, 0.0, check=f"exponent of {name} / display")
             if e > worst.get(name, (-np.inf,))[0]:
                 worst[name] = (e, {str(v): k for v, k in p.items()})
     structure = {}
@@ -314,9 +308,7 @@ def polylog_evidence(
         ratio = complete.terms[cname] / printed.terms[pname]
         ok = _logs_times_constant(ratio)
         structure[f"{cname} / {pname}"] = str(ratio)
-        measured.append(0.0 if ok else 1.0)
-        bound.append(0.0)
-        check.append(f"{cname} / {pname} is logs x constant")
+        points.add(0.0 if ok else 1.0, 0.0, check=f"{cname} / {pname} is logs x constant")
     pref = sp.nsimplify(complete.prefactor / printed.prefactor)
     checked = limit_cross_check(complete, printed, dirs[-(1 if ctx.quick else 3) :])
     if explicit_decay:
@@ -324,14 +316,10 @@ def polylog_evidence(
             sp.simplify(a - b).is_nonpositive is not True for a, b in zip(complete.exponents, printed.exponents)
         )
         slower += abs(len(complete.exponents) - len(printed.exponents))
-        measured += [float(slower), float(pref)]
-        bound += [0.0, 1.0]
-        check += ["decay exponents not <= the printed ones", "decay prefactor ratio"]
-    return Evidence(
-        measured=measured,
-        bound=bound,
-        relation="<=",
-        grid={"check": check},
+        points.add(float(slower), 0.0, check="decay exponents not <= the printed ones")
+        points.add(float(pref), 1.0, check="decay prefactor ratio")
+    return points.evidence(
+        "<=",
         extended=True,  # an exponent of -inf/+inf is exact: an exp(c t^a) factor decides the limit
         witness={
             "directions": len(dirs),

@@ -16,17 +16,13 @@ Server moments of R rounds are the (K R)-fold power of the one-step affine-Gauss
 round's start and the map is affine, so the round average is the centralized step with noise covariance C/M),
 taken by binary powering so that R up to 2^20 (FedAvg 2^24) costs O(log KR) products; it is cross-checked against
 :func:`fedtheory.exact.fedac_moments.fedac_moments` and the FedAvg recursion of :mod:`.convergence`.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.1 at lines 895-903, Proposition 3.2 at 905-911,
-Theorem 3.3 at 919-931, Theorem 3.4 at 925-927, Theorem 3.5 at 953-959, Theorem B.1 at 3297-3307, Theorem B.12 at
-3787-3797, Theorem B.18 at 3911-3919.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 
 import numpy as np
 import sympy as sp
@@ -35,6 +31,9 @@ from fedtheory.algorithms import fedac
 from fedtheory.exact.fedac_moments import fedac_moments, step_map
 from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence
+from fedtheory.harness.family import Family, family
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.symbols import B, K, M, R, mu, sigma
@@ -94,11 +93,11 @@ def fedavg_weighted(problem: FederatedQuadratic, C: np.ndarray, eta: float, K: i
     return float(gap), float(y[:d] @ y[:d] + np.trace(Wn[:d, :d]))
 
 
-@cache
-def engine_check() -> dict:
+@family("yuan-thesis/rate-engine-check")
+def engine_check(fam: Family) -> dict:
     """Relative differences of the powering engines from the step-by-step recursions on small runs (raises above
-    1e-9: a disagreement is a bug, not a verdict)."""
-    problem, x0 = instance(100.0)
+    :data:`~fedtheory.harness.tolerances.ROUNDING`: a disagreement is a bug, not a verdict)."""
+    problem, x0 = instance(fam.profile, 100.0)
     C = np.diag(NOISE)
     diffs = {}
     for variant, build in (("FedAc-I", fedac.fedac_i), ("FedAc-II", fedac.fedac_ii)):
@@ -108,7 +107,7 @@ def engine_check() -> dict:
     gap, dist2 = fedavg_weighted(problem, C, 0.05, 4, 16, 8, x0)
     ref = fedavg_weighted_gap(problem, 1.0, 0.05, 4, 16, 8, x0)
     diffs["FedAvg weighted"] = abs((gap + problem.mu / 2 * dist2) / ref - 1)
-    if max(diffs.values()) > 1e-9:
+    if max(diffs.values()) > ROUNDING:
         raise RuntimeError(f"powering engine disagrees with the step-by-step recursion: {diffs}")
     return diffs
 
@@ -203,15 +202,15 @@ def _log_derivative(f, lo: float, hi: float) -> float:
     return float(np.max(np.gradient(np.log(f(r)), np.log(r))))
 
 
-def _fit(case: RateCase, st: Setting, quick: bool) -> dict:
+def _fit(case: RateCase, st: Setting, ctx: Context) -> dict:
     """Measured E F - F* over the R grid, the variance-dominated range, the fitted slope of measured / (sigma^2/(mu
     M K R)) there and the largest log-derivatives of the two hidden polylog factors over that range."""
-    problem, x0 = instance(st.kappa)
+    problem, x0 = instance(ctx, st.kappa)
     mu_, C = problem.mu, np.diag(NOISE * st.s**2)
     s2 = (sigma_assumption_32(st.s) if case.assumption_32 else st.s) ** 2  # tr C = s^2
     pot0 = {"psi": float(problem.gap(x0)) + mu_ / 2, "phi": float(problem.gap(x0)) + mu_ / 6, "B^2": 1.0}
     pot0 = pot0[case.potential]
-    Rs = _r_grid(case, quick)
+    Rs = _r_grid(case, ctx.quick)
     Rs = Rs[Rs >= np.sqrt(st.kappa)] if case.requirement else Rs
     steps = np.array([case.step(mu_, st.M, st.K, r, pot0, s2) for r in Rs])
     values = []
@@ -245,15 +244,13 @@ def _fit(case: RateCase, st: Setting, quick: bool) -> dict:
 def rate_evidence(case: RateCase, ctx: Context) -> Evidence:
     """Fitted slope of measured / (sigma^2/(mu M K R)) in the variance-dominated range against the sum of the hidden
     polylog factors' largest log-derivatives there (module docstring), one entry per setting."""
-    engine = engine_check()
-    fits = {st: _fit(case, st, ctx.quick) for st in _configs(ctx.quick)}
-    grid = {
-        "kappa": [st.kappa for st in fits],
-        "noise scale": [st.s for st in fits],
-        "M": [st.M for st in fits],
-        "K": [st.K for st in fits],
-        "R range": [f"{f['range'][0]:g}-{f['range'][1]:g}" for f in fits.values()],
-    }
+    engine = engine_check(ctx)
+    fits = {st: _fit(case, st, ctx) for st in _configs(ctx.quick)}
+    points = Points()
+    for st, f in fits.items():
+        lo, hi, _ = f["range"]
+        parameters = {"kappa": st.kappa, "noise scale": st.s, "M": st.M, "K": st.K, "R range": f"{lo:g}-{hi:g}"}
+        points.add(f["slope"], sum(f["parts"]), **parameters)
     table = {
         f"kappa={st.kappa:g} s={st.s:g} M={st.M} K={st.K}": {
             "fit range (lo, hi, points)": list(f["range"]),
@@ -263,11 +260,8 @@ def rate_evidence(case: RateCase, ctx: Context) -> Evidence:
         }
         for st, f in fits.items()
     }
-    return Evidence(
-        measured=[f["slope"] for f in fits.values()],
-        bound=[sum(f["parts"]) for f in fits.values()],
-        relation="<=",
-        grid=grid,
+    return points.evidence(
+        "<=",
         witness={
             "instance": "convergence.instance(kappa): d = 3, eigenvalues (1, kappa^-1/2, kappa^-1), B = 1, noise "
             "N(0, diag(0.5, 0.3, 0.2) s^2); sigma = s"

@@ -1,9 +1,6 @@
 """Theorem 3.1(a)/(b) of section 3.3 ([RATE] claims): FedAc-I's display (3.4) against Theorem 3.5 and FedAc-II's
 (3.5) against Theorem B.12, symbolically (:mod:`.sec_3_3_displays`) and numerically on quadratics
 (:mod:`.sec_3_3_quadratic_rates`).
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.1 at lines 895-903, Theorem 3.5 at 953-959,
-Remark 3.6 at 963, Theorem B.12 at 3787-3797.
 """
 
 from __future__ import annotations
@@ -18,11 +15,14 @@ PAPER = "yuan-thesis"
 
 @claim(
     f"{PAPER}/thm-3.1:a-polylog",
-    source="Theorem 3.1(a), (3.4), line 899, against Theorem 3.5, line 959, and Remark 3.6, line 963",
+    source="Theorem 3.1(a), (3.4), against Theorem 3.5 and Remark 3.6",
     statement=POLYLOG.format(complete="Theorem 3.5", display="(3.4)", extra="", decay=DECAY),
     expect="holds",
 )
 def thm31a_polylog(ctx: Context) -> Evidence:
+    """Theorem 3.5's terms (potential at L B^2) against display (3.4), symbolically: exact growth exponents along
+    lattice and random directions, sympy for the logs-times-constant structure and the decay terms
+    (:func:`.sec_3_3_displays.polylog_evidence`)."""
     return polylog_evidence(
         THM_35,
         EQ_34,
@@ -37,11 +37,13 @@ def thm31a_polylog(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-3.1:b-polylog",
-    source="Theorem 3.1(b), (3.5), line 903, against Theorem B.12, line 3793, and Remark B.13, line 3797",
+    source="Theorem 3.1(b), (3.5), against Theorem B.12 and Remark B.13",
     statement=POLYLOG.format(complete="Theorem B.12", display="(3.5)", extra="", decay=DECAY),
     expect="holds",
 )
 def thm31b_polylog(ctx: Context) -> Evidence:
+    """Theorem B.12's terms (potential at L B^2) against display (3.5), symbolically: exact growth exponents along
+    lattice and random directions, sympy for the structure and the decay terms."""
     return polylog_evidence(
         THM_B12,
         EQ_35,
@@ -56,7 +58,7 @@ def thm31b_polylog(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-3.1:a",
-    source="Theorem 3.1(a), (3.4), line 899",
+    source="Theorem 3.1(a), (3.4)",
     statement=NUMERIC.format(
         reading="(3.4) read as: E F(x_ag^(R,0)) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
         "dominates.",
@@ -69,12 +71,15 @@ def thm31b_polylog(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm31a(ctx: Context) -> Evidence:
+    """FedAc-I at Theorem 3.5's step size on the quadratics of :func:`.convergence.instance`, exact E F - F* over
+    an R grid: the fitted slope in the variance-dominated range against the hidden polylogs' largest
+    log-derivative (:func:`.sec_3_3_quadratic_rates.rate_evidence`)."""
     return rate_evidence(CASES["thm-3.1:a"], ctx)
 
 
 @claim(
     f"{PAPER}/thm-3.1:b",
-    source="Theorem 3.1(b), (3.5), line 903",
+    source="Theorem 3.1(b), (3.5)",
     statement=NUMERIC.format(
         reading="(3.5) read as: E F(x_ag^(R,0)) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
         "dominates.",
@@ -87,4 +92,6 @@ def thm31a(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm31b(ctx: Context) -> Evidence:
+    """FedAc-II at Theorem B.12's step size on the quadratics, exact E F - F* over an R grid: the fitted slope in
+    the variance-dominated range against the hidden polylogs' largest log-derivative."""
     return rate_evidence(CASES["thm-3.1:b"], ctx)

@@ -1,9 +1,6 @@
 """Theorem 3.3 of section 3.3 ([RATE] claims): FedAc-II's display (3.7) numerically on quadratics
 (:mod:`.sec_3_3_quadratic_rates`), against Theorem B.1 (:mod:`.sec_3_3_displays`), the role of its hypothesis
 R >= sqrt(L/mu) (footnote 5), and the comparison of (3.7) with FedAvg's (3.8) after Theorem 3.4.
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.3 and footnote 5 at lines 919-931, Theorem 3.4 at
-925-927, the (3.7)-(3.8) comparison at 929, Theorem B.1 at 3297-3307.
 """
 
 from __future__ import annotations
@@ -12,6 +9,8 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.points import Points
+from fedtheory.harness.tolerances import SHORT_ROUNDING
 from fedtheory.symbols import K, L, R, mu
 
 from .sec_3_3_displays import (
@@ -39,7 +38,7 @@ def _requirement(p):
 
 @claim(
     f"{PAPER}/thm-3.3",
-    source="Theorem 3.3, (3.7), line 921 (quadratics: Q = 0)",
+    source="Theorem 3.3, (3.7) (quadratics: Q = 0)",
     statement=NUMERIC.format(
         reading="(3.7) read as: E F(x_ag^(R,0)) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
         "dominates.",
@@ -53,12 +52,15 @@ def _requirement(p):
     expect="holds",
 )
 def thm33(ctx: Context) -> Evidence:
+    """FedAc-II at Theorem B.1's step size (Q = 0, sigma meeting Assumption 3.2(b)) on the quadratics of
+    :func:`.convergence.instance`, exact over the R grid with R >= sqrt(L/mu): the fitted slope in the
+    variance-dominated range against the hidden polylogs' largest log-derivative."""
     return rate_evidence(CASES["thm-3.3"], ctx)
 
 
 @claim(
     f"{PAPER}/thm-3.3:polylog",
-    source="Theorem 3.3, (3.7), line 921, against Theorem B.1, line 3303, and Remark B.2, line 3307",
+    source="Theorem 3.3, (3.7), against Theorem B.1 and Remark B.2",
     statement=POLYLOG.format(
         complete="Theorem B.1",
         display="(3.7)",
@@ -68,6 +70,8 @@ def thm33(ctx: Context) -> Evidence:
     expect="holds",
 )
 def thm33_polylog(ctx: Context) -> Evidence:
+    """Theorem B.1's terms against display (3.7) along the directions with R >= sqrt(L/mu), symbolically: exact
+    growth exponents, sympy for the structure and the decay terms."""
     return polylog_evidence(
         THM_B1,
         EQ_37,
@@ -82,13 +86,15 @@ def thm33_polylog(ctx: Context) -> Evidence:
 
 @claim(
     f"{PAPER}/thm-3.3:requirement",
-    source="Theorem 3.3, line 919, and footnote 5, line 931",
+    source="Theorem 3.3 and footnote 5",
     statement="The hypothesis R >= sqrt(L/mu) is needed for (3.7) to follow from Theorem B.1 (footnote 5: B.1 has no "
     "such hypothesis): along some direction v = t^(p_v) with 2 p_R < p_L - p_mu (lattice {-1,0,1}, M, K, R in "
     "{0,1}, plus random ones in [-3, 3], L >= mu), some term of B.1 has lim log(term / (3.7))/log t > 0.",
     expect="holds",
 )
 def thm33_requirement(ctx: Context) -> Evidence:
+    """The largest exact growth exponent of Theorem B.1's terms over display (3.7) along the directions that violate
+    R >= sqrt(L/mu), against 0 (strictly above claimed)."""
     e, name, p, n = largest_exponent(THM_B1, EQ_37, lambda p: not _requirement(p), ctx.quick, seed_for(ctx.claim_id))
     return Evidence(
         measured=e,
@@ -132,7 +138,7 @@ def _log_decay_ratio(kappa: float, K_: int, R_: float) -> float:
 
 @claim(
     f"{PAPER}/thm-3.3:vs-fedavg",
-    source="text after Theorem 3.4, line 929",
+    source="the paragraph after Theorem 3.4",
     statement="'(3.7) outperforms (3.8) as long as R >= sqrt(L/mu)', read term by term: (i) along every direction v "
     "= t^(p_v) of the exponent lattice {-1,0,1} (M, K, R in {0,1}) plus random ones in [-3, 3] with L >= mu and R >= "
     "sqrt(L/mu), every term of (3.7) is Otilde of (3.8) (lim log(term / (3.8))/log t <= 0); (ii) the explicit decay "
@@ -141,27 +147,29 @@ def _log_decay_ratio(kappa: float, K_: int, R_: float) -> float:
     expect="holds",
 )
 def thm33_vs_fedavg(ctx: Context) -> Evidence:
+    """(i) every term of (3.7) over display (3.8) along the directions with R >= sqrt(L/mu): exact growth exponents;
+    (ii) the log ratio of the two explicit decay terms with their printed constants, in float64 over an (L/mu, K, R)
+    grid. Both against 0."""
     shown, total = EQ_37.expressions(), sp.Add(*EQ_38.expressions().values())
-    measured, check = [], []
+    points = Points()
     for p in directions(SYMBOLS, _requirement, 200 if ctx.quick else 2000, seed_for(ctx.claim_id)):
         g_total = growth(total, p)
         for name, term in shown.items():
-            measured.append(exponent(growth(term, p), g_total))
-            check.append(f"exponent of (3.7) {name} / (3.8)")
+            points.add(exponent(growth(term, p), g_total), check=f"exponent of (3.7) {name} / (3.8)")
     for kappa in (1.0, 4.0, 25.0, 100.0, 1000.0):
         for K_ in (1, 4, 16, 64, 256, 1024):
             for f in (1, 2, 4, 16, 64):
-                measured.append(_log_decay_ratio(kappa, K_, f * np.ceil(np.sqrt(kappa))))
-                check.append(f"log decay ratio at L/mu={kappa:g}, K={K_}, R={f}ceil(sqrt(L/mu))")
+                points.add(
+                    _log_decay_ratio(kappa, K_, f * np.ceil(np.sqrt(kappa))),
+                    check=f"log decay ratio at L/mu={kappa:g}, K={K_}, R={f}ceil(sqrt(L/mu))",
+                )
     e, name, direction, _ = largest_exponent(
         THM_B1, EQ_38, lambda p: not _requirement(p), ctx.quick, seed_for(ctx.claim_id)
     )
-    return Evidence(
-        measured=measured,
+    return points.evidence(
+        "<=",
         bound=0.0,
-        relation="<=",
-        rtol=1e-12,
-        grid={"check": check},
+        rtol=SHORT_ROUNDING,
         extended=True,  # an exponent of -inf is exact: the exp factor of (3.7) decides the limit
         witness={
             "statistical terms, (3.7) - (3.8)": str(

@@ -1,7 +1,5 @@
 """Theorem 3.4 of section 3.3 ([RATE] claims): FedAvg's display (3.8) numerically on quadratics
 (:mod:`.sec_3_3_quadratic_rates`) and against Theorem B.18 (:mod:`.sec_3_3_displays`).
-
-Paper text: ``shared/seeds/001_cb75050223127bb7.txt``; Theorem 3.4 at lines 925-927, Theorem B.18 at 3911-3919.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ PAPER = "yuan-thesis"
 
 @claim(
     f"{PAPER}/thm-3.4",
-    source="Theorem 3.4, (3.8), line 927 (quadratics: Q = 0)",
+    source="Theorem 3.4, (3.8) (quadratics: Q = 0)",
     statement=NUMERIC.format(
         reading="(3.8) read as: E F(sum rho xbar) - F* decays like sigma^2/(mu M K R) up to polylogs once that term "
         "dominates, with Theorem B.18's rho.",
@@ -29,17 +27,22 @@ PAPER = "yuan-thesis"
     expect="holds",
 )
 def thm34(ctx: Context) -> Evidence:
+    """FedAvg with Theorem B.18's weights and step size (Q = 0, sigma meeting Assumption 3.2(b)) on the quadratics
+    of :func:`.convergence.instance`, exact over an R grid: the fitted slope in the variance-dominated range against
+    the hidden polylogs' largest log-derivative."""
     return rate_evidence(CASES["thm-3.4"], ctx)
 
 
 @claim(
     f"{PAPER}/thm-3.4:polylog",
-    source="Theorem 3.4, (3.8), line 927, against Theorem B.18, line 3917",
+    source="Theorem 3.4, (3.8), against Theorem B.18",
     statement=POLYLOG.format(complete="Theorem B.18", display="(3.8)", extra="", decay=DECAY)
     + " B.18 bounds E F(sum rho xbar) - F* plus (mu/2) E||xbar^(R,0) - x*||^2 >= 0.",
     expect="holds",
 )
 def thm34_polylog(ctx: Context) -> Evidence:
+    """Theorem B.18's terms against display (3.8), symbolically: exact growth exponents along lattice and random
+    directions, sympy for the structure and the decay terms."""
     return polylog_evidence(
         THM_B18,
         EQ_38,
