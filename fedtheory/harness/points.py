@@ -29,9 +29,10 @@ class Points:
     hi: list = field(default_factory=list)
     grid: dict[str, list] = field(default_factory=dict)
 
-    def add(self, measured, bound=None, *, interval: tuple | None = None, **parameters) -> None:
+    def add(self, measured, bound=None, /, *, interval: tuple | None = None, **parameters) -> None:
         """Record one point: ``measured``, its ``bound`` (or none, for a bound common to all points given to
-        :meth:`evidence`), its ``interval = (lo, hi)`` if it has one, and its parameters by name.
+        :meth:`evidence`), its ``interval = (lo, hi)`` if it has one, and its parameters by name (any name but
+        ``interval``: a parameter may be called ``bound``).
 
         Every point names the same parameters, gives a bound if the first did, and an interval if the first did.
         """

@@ -23,7 +23,7 @@ from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING, SHORT_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
-from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems import FederatedQuadratic, random_rotation, spd_matrix
 
 from . import printed
 
@@ -35,8 +35,7 @@ NOISE = np.array([0.5, 0.3, 0.2])
 def instance(fam: Family, kappa: float) -> tuple[FederatedQuadratic, np.ndarray]:
     """The quadratic and a start at distance B = 1 from x*."""
     rng = fam.rng()
-    Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
-    A = Q @ np.diag([1.0, kappa**-0.5, 1.0 / kappa]) @ Q.T
+    A = spd_matrix(random_rotation(rng, 3), [1.0, kappa**-0.5, 1.0 / kappa])
     problem = FederatedQuadratic(A, rng.normal(size=3))
     direction = rng.normal(size=3)
     return problem, problem.x_star + direction / np.linalg.norm(direction)

@@ -24,7 +24,7 @@ from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import AdditiveGaussian
-from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems import FederatedQuadratic, random_rotation, spd_matrix
 
 from .convergence import NOISE, sigma_assumption_32
 
@@ -39,8 +39,8 @@ ETA_FRACS = (1.0, 0.1, 1e-3)  # eta (L + lambda) grid of the "for any eta <= 1/(
 def _instance(fam: Family):
     """The singular quadratic and a start at distance B = 1 from its nearest optimum x*."""
     rng = fam.rng()
-    Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
-    A = Q @ np.diag([1.0, 0.1, 0.0]) @ Q.T
+    Q = random_rotation(rng, 3)
+    A = spd_matrix(Q, [1.0, 0.1, 0.0])
     problem = FederatedQuadratic(A, A @ rng.normal(size=3))
     v = Q[:, :2] @ rng.normal(size=2)
     return problem, problem.x_star + v / np.linalg.norm(v)
