@@ -14,8 +14,17 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
+from fedtheory.problems.batched_quadratics import matvec, squared_norm
 
-from .quadratic_clients import PAPER, Q_SHAPES, Cells, batch, instance, log_uniform, mv, q_clients, sq
+from .quadratic_clients import (
+    PAPER,
+    Q_SHAPES,
+    Cells,
+    batch,
+    instance,
+    log_uniform,
+    q_clients,
+)
 
 # --------------------------------------------------------------------------------------------------
 # Lemma 1 and its proof (Appendix A)
@@ -48,7 +57,7 @@ def _lemma1(fam: Family) -> dict[str, Evidence]:
         kinds = np.array(["random x"] * n_random + ["argmin Psi"] + ["client minimiser"] * N)
         L, D = psi.L[:, None], psi.D[:, None]
         g = psi.grads(X)
-        norms = sq(g)  # ||grad Psi_i(x)||^2 (B, P, N)
+        norms = squared_norm(g)  # ||grad Psi_i(x)||^2 (B, P, N)
         lhs = norms.mean(axis=-1)
         gap = psi.gap(X)
         rhs_printed = 2 * L * D / N + 2 * L * gap  # G_Psi^2 + 2 L_Psi B^2 (Psi(x) - inf Psi), G as printed
@@ -67,7 +76,7 @@ def _lemma1(fam: Family) -> dict[str, Evidence]:
             }
 
         # Rounding scale of every side: L^2 ||x - c_i||^2 bounds each of ||grad Psi_i(x)||^2, 2L(Psi_i(x) - Psi_i*)
-        scale_i = L[..., None] ** 2 * sq(X[:, :, None] - psi.c[:, None]) + 1e-300  # (B, P, N)
+        scale_i = L[..., None] ** 2 * squared_norm(X[:, :, None] - psi.c[:, None]) + 1e-300  # (B, P, N)
         scale = scale_i.mean(axis=-1) + lhs + rhs_step3
         for pk in ("random x", "argmin Psi", "client minimiser"):
             sel = kinds == pk
@@ -82,10 +91,10 @@ def _lemma1(fam: Family) -> dict[str, Evidence]:
             # step 1 over ordered pairs (x, y), y of kind pk: ||A_i(x - y)||^2 <= 2L (Psi_i(x) - Psi_i(y) - <grad
             # Psi_i(y), x - y>) = L (x - y)'A_i(x - y) (the Bregman term of a quadratic in closed form)
             d = X[:, :, None, None, :] - X[:, None, sel, None, :]  # (B, P, P_sel, 1, n)
-            Ad = mv(psi.A[:, None, None], d)
-            lhs1 = sq(Ad)
+            Ad = matvec(psi.A[:, None, None], d)
+            lhs1 = squared_norm(Ad)
             rhs1 = L[..., None, None] * np.einsum("...i,...i->...", d, Ad)
-            scale1 = L[..., None, None] ** 2 * sq(d) + 1e-300
+            scale1 = L[..., None, None] ** 2 * squared_norm(d) + 1e-300
             cells["step1"].add({"N": N, "y": pk}, lhs1, rhs1, scale1)
     toy = _lemma1_toy()
     return {

@@ -14,6 +14,7 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
+from fedtheory.problems.batched_quadratics import QuadraticClients, RegularizedClients, matvec, psd_pinv, squared_norm
 
 from .quadratic_clients import (
     ETAS,
@@ -22,15 +23,11 @@ from .quadratic_clients import (
     Q_SHAPES,
     V13_SHAPES,
     Cells,
-    Clients,
-    Regularized,
     batch,
     instance,
+    lemma_1_G2,
     log_uniform,
-    mv,
-    pinv,
     q_clients,
-    sq,
     v13,
     violated,
 )
@@ -46,7 +43,7 @@ def _null_projector(A: np.ndarray) -> np.ndarray:
     return (V * null[..., None, :]) @ np.swapaxes(V, -1, -2)
 
 
-def _bilevel(h: Clients, f: Clients) -> tuple[np.ndarray, np.ndarray]:
+def _bilevel(h: QuadraticClients, f: QuadraticClients) -> tuple[np.ndarray, np.ndarray]:
     """A bilevel solution ``x* in argmin_{X_h^*} f`` (B, n) and ``f* - inf f`` (B,).
 
     ``X_h^* = xbar_h + null(Hbar)``; ``f(xbar_h + d)`` is minimised over ``d`` in ``null(Hbar)``:
@@ -54,24 +51,26 @@ def _bilevel(h: Clients, f: Clients) -> tuple[np.ndarray, np.ndarray]:
     """
     P = _null_projector(h.Abar)
     ref = np.linalg.eigvalsh(f.Abar)[..., -1]
-    grad = mv(P, mv(f.Abar, h.xbar - f.xbar))
-    x_star = h.xbar - mv(pinv(P @ f.Abar @ P, ref), grad)
+    grad = matvec(P, matvec(f.Abar, h.xbar - f.xbar))
+    x_star = h.xbar - matvec(psd_pinv(P @ f.Abar @ P, ref), grad)
     return x_star, f.gap(x_star[:, None])[:, 0]
 
 
-def _residuals(h: Clients, f: Clients, x_star: np.ndarray, reg: Regularized) -> dict[str, float]:
+def _residuals(
+    h: QuadraticClients, f: QuadraticClients, x_star: np.ndarray, reg: RegularizedClients
+) -> dict[str, float]:
     """Relative residuals of the closed forms: ``x*`` in ``X_h^*`` (``Hbar x* = bbar_h``), ``x*`` optimal on
     ``X_h^*`` (``P grad f(x*) = 0``, ``P`` the projector on ``null(Hbar)``) and ``grad f_eta(x_eta) = 0``."""
 
     def rel(A, x, b):
         size = np.linalg.norm(A, axis=(-2, -1)) * np.linalg.norm(x, axis=-1) + np.linalg.norm(b, axis=-1)
-        return float(np.max(np.linalg.norm(mv(A, x) - b, axis=-1) / (size + 1e-300)))
+        return float(np.max(np.linalg.norm(matvec(A, x) - b, axis=-1) / (size + 1e-300)))
 
     P = _null_projector(h.Abar)
     b_eta = h.bbar + reg.eta * f.bbar
     return {
         "Hbar x* = bbar_h": rel(h.Abar, x_star, h.bbar),
-        "P grad f(x*) = 0": rel(P @ f.Abar, x_star, mv(P, f.bbar)),
+        "P grad f(x*) = 0": rel(P @ f.Abar, x_star, matvec(P, f.bbar)),
         "grad f_eta(x_eta) = 0": rel(reg.Q, reg.x_eta, b_eta),
     }
 
@@ -97,42 +96,50 @@ STEP_TEXT = {
 }
 
 
-def _chain(h: Clients, f: Clients, reg: Regularized, f_star: np.ndarray, x: np.ndarray) -> dict:
+def _chain(
+    h: QuadraticClients, f: QuadraticClients, reg: RegularizedClients, f_star: np.ndarray, x: np.ndarray
+) -> dict:
     """The printed chain of the proof of Lemma 2 at points ``x`` (B, P, n): ``E0`` (the left side of Lemma 2)
     and ``E1``..``E5`` (the right sides of the five printed steps), with ``B_f = B_h = 1``, ``h* = h_min`` and
     ``f* - f_min`` the bilevel gap ``f_star`` (B,); every array (B, P)."""
     eta = reg.eta
     gh, gf = h.grads(x), f.grads(x)
     Lf, Lh = f.L[:, None], h.L[:, None]
-    Gf2, Gh2 = f.G2()[:, None], h.G2()[:, None]
+    Gf2, Gh2 = lemma_1_G2(f)[:, None], lemma_1_G2(h)[:, None]
     fs = f_star[:, None]
     f_gap, h_gap, reg_gap = f.gap(x), h.gap(x), reg.gap(x)  # f - f_min, h - h_min = h - h*, f_eta - f_eta^*
     G2 = 2 * Gf2 + 4 * Lf * fs + 2 * Gh2  # + 4 L_h (h* - inf h) = 0
     B2 = np.maximum(4 * eta * Lf, 4 * Lh)
-    E = {"E0": sq(gh + eta * gf).mean(axis=-1)}
-    E["E1"] = 2 * eta**2 * sq(gf).mean(axis=-1) + 2 * sq(gh).mean(axis=-1)
+    E = {"E0": squared_norm(gh + eta * gf).mean(axis=-1)}
+    E["E1"] = 2 * eta**2 * squared_norm(gf).mean(axis=-1) + 2 * squared_norm(gh).mean(axis=-1)
     E["E2"] = 2 * eta**2 * Gf2 + 4 * eta**2 * Lf * f_gap + 2 * Gh2 + 4 * Lh * h_gap
     E["E3"] = 2 * eta**2 * Gf2 + 4 * eta * Lf * (eta * (f_gap - fs)) + 2 * Gh2 + 4 * Lh * h_gap + 4 * eta**2 * Lf * fs
     E["E4"] = G2 + B2 * (eta * (f_gap - fs) + h_gap)
     E["E5"] = G2 + B2 * reg_gap
     # Corrected right side (lem-2:corrected): Lemma 1 with G~^2 = 2L (inf - avg client minima), and the max step
     # applied to the nonnegative gaps f - f_min and h - h_min only.
-    E["corrected"] = 2 * eta**2 * f.G2(printed=False)[:, None] + 2 * h.G2(printed=False)[:, None]
+    E["corrected"] = 2 * eta**2 * lemma_1_G2(f, printed=False)[:, None] + 2 * lemma_1_G2(h, printed=False)[:, None]
     E["corrected"] = E["corrected"] + B2 * (eta * fs + reg_gap)
     # Rounding scale: every term above is a sum of products of a constant with L ||x - centre||^2-sized factors;
     # the differences x - c_i, x - argmin and x* - argmin f carry the rounding of the centres themselves.
     Lq = np.linalg.eigvalsh(reg.Q)[..., -1][:, None]
-    spread_f = sq(x[:, :, None] - f.c[:, None]).mean(axis=-1) + sq(f.xbar[:, None] - f.c).mean(axis=-1)[:, None]
-    spread_h = sq(x[:, :, None] - h.c[:, None]).mean(axis=-1) + sq(h.xbar[:, None] - h.c).mean(axis=-1)[:, None]
-    far_f = sq(x - f.xbar[:, None]) + sq(h.xbar - f.xbar)[:, None]
+    spread_f = (
+        squared_norm(x[:, :, None] - f.c[:, None]).mean(axis=-1)
+        + squared_norm(f.xbar[:, None] - f.c).mean(axis=-1)[:, None]
+    )
+    spread_h = (
+        squared_norm(x[:, :, None] - h.c[:, None]).mean(axis=-1)
+        + squared_norm(h.xbar[:, None] - h.c).mean(axis=-1)[:, None]
+    )
+    far_f = squared_norm(x - f.xbar[:, None]) + squared_norm(h.xbar - f.xbar)[:, None]
     E["scale"] = (
         E["E0"]
         + E["E1"]
         + E["E2"]
         + G2
         + (4 * eta**2 * Lf + 4 * Lf) * Lf * (spread_f + far_f)
-        + (4 + B2) * Lh**2 * (spread_h + sq(x - h.xbar[:, None]))
-        + B2 * (eta * Lf * far_f + Lq * sq(x - reg.x_eta[:, None]))
+        + (4 + B2) * Lh**2 * (spread_h + squared_norm(x - h.xbar[:, None]))
+        + B2 * (eta * Lf * far_f + Lq * squared_norm(x - reg.x_eta[:, None]))
         + 1e-300
     )
     return E
@@ -221,7 +228,7 @@ def _lemma2(fam: Family) -> dict[str, Evidence]:
     for name, N, n, h, f in _lemma2_families(fam.quick, rng):
         x_star, f_star = _bilevel(h, f)
         for eta in ETAS:
-            reg = Regularized(h, f, eta)
+            reg = RegularizedClients(h, f, eta)
             specials = {"x_eta": reg.x_eta, "x*": x_star, "argmin f": f.xbar, "argmin h": h.xbar}
             specials.update({"argmin f_i": f.c, "argmin h_i": h.c, "argmin f_eta,i": reg.clients.c})
             X, kinds = _points(rng, reg.x_eta, N_RANDOM, -3, specials)
@@ -261,10 +268,12 @@ def _lemma3(fam: Family) -> dict[str, Evidence]:
     for name, N, n, h, _ in _lemma2_families(fam.quick, rng, ("Q", "V13")):
         B = h.A.shape[0]
         y = h.xbar + log_uniform(rng, 1e-2, 1e2, (B, 1)) * rng.standard_normal((B, n))
-        g = Clients(np.broadcast_to(np.eye(n), h.A.shape).copy(), np.broadcast_to(y[:, None], h.c.shape).copy())
+        g = QuadraticClients(
+            np.broadcast_to(np.eye(n), h.A.shape).copy(), np.broadcast_to(y[:, None], h.c.shape).copy()
+        )
         x_proj, g_star = _bilevel(h, g)  # Pi_{X_h^*}[y] and g* - inf g = dist^2(y, X_h^*)/2
         for eta in ETAS:
-            reg = Regularized(h, g, eta)
+            reg = RegularizedClients(h, g, eta)
             specials = {"x_eta": reg.x_eta, "y": y, "Pi(y)": x_proj, "argmin h": h.xbar}
             specials.update({"argmin h_i": h.c, "argmin g_eta,i": reg.clients.c})
             X, kinds = _points(rng, reg.x_eta, N_RANDOM, -3, specials)

@@ -13,28 +13,30 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
+from fedtheory.problems.batched_quadratics import (
+    QuadraticClients,
+    RegularizedClients,
+    matvec,
+    quadratic_form,
+    squared_norm,
+)
 
 from .quadratic_clients import (
     ETAS,
     PAPER,
     Q_SHAPES,
     Cells,
-    Clients,
-    Regularized,
     batch,
     instance,
     log_uniform,
-    mv,
     q_clients,
-    qf,
-    sq,
 )
 
 
 # --------------------------------------------------------------------------------------------------
 # Lemma 4 ([13, Lemma 5])
 # --------------------------------------------------------------------------------------------------
-def _mu(f: Clients) -> np.ndarray:
+def _mu(f: QuadraticClients) -> np.ndarray:
     """``mu_f = min_i lambda_min(F_i)`` (B,): the largest strong-convexity constant every ``f_i`` has."""
     return np.linalg.eigvalsh(f.A)[..., 0].min(axis=1)
 
@@ -45,7 +47,7 @@ def _phi(q: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return q / 2 + q * mu / (4 * q - 2 * mu)
 
 
-def _extremal(reg: Regularized, mu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _extremal(reg: RegularizedClients, mu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The exact worst case ``c* = max_q phi(q, mu)`` over the spectrum of ``Q = grad^2 f_eta`` (B,), and the
     triple attaining it from ``x`` (B, n): ``z = x + u`` (``u`` the unit eigenvector of the maximising ``q``) and
     ``y = x - mu/(2q - mu) u``."""
@@ -57,7 +59,7 @@ def _extremal(reg: Regularized, mu: np.ndarray, x: np.ndarray) -> tuple[np.ndarr
     return phi.max(axis=-1), x - (mu / (2 * q - mu))[:, None] * u, x + u
 
 
-def _lemma4_sides(reg: Regularized, mu_f: np.ndarray, c: np.ndarray, x, y, z):
+def _lemma4_sides(reg: RegularizedClients, mu_f: np.ndarray, c: np.ndarray, x, y, z):
     """Both sides of Lemma 4 at triples (B, P, n), written as ``lhs <= rhs``:
     ``f_eta(z) - f_eta(y) + (eta mu_f/4)||y - z||^2 - <grad f_eta(x), z - y> <= (L_h + eta L_f)||z - x||^2``.
 
@@ -66,11 +68,11 @@ def _lemma4_sides(reg: Regularized, mu_f: np.ndarray, c: np.ndarray, x, y, z):
     gives ``sup lhs/||u||^2 = max_q [q/2 + q mu/(4q - 2mu)]``, attained by ``v = -mu u/(2q - mu)``.
     """
     mu = (reg.eta * mu_f)[:, None]
-    fz = 0.5 * qf(reg.Q[:, None], z - reg.x_eta[:, None])  # f_eta(z) - f_eta^*
-    fy = 0.5 * qf(reg.Q[:, None], y - reg.x_eta[:, None])
-    inner = np.einsum("bpi,bpi->bp", mv(reg.Q[:, None], x - reg.x_eta[:, None]), z - y)
-    quad = mu / 4 * sq(y - z)
-    rhs = c[:, None] * sq(z - x)
+    fz = 0.5 * quadratic_form(reg.Q[:, None], z - reg.x_eta[:, None])  # f_eta(z) - f_eta^*
+    fy = 0.5 * quadratic_form(reg.Q[:, None], y - reg.x_eta[:, None])
+    inner = np.einsum("bpi,bpi->bp", matvec(reg.Q[:, None], x - reg.x_eta[:, None]), z - y)
+    quad = mu / 4 * squared_norm(y - z)
+    rhs = c[:, None] * squared_norm(z - x)
     return fz - fy + quad - inner, rhs, fz + fy + quad + np.abs(inner) + rhs + 1e-300
 
 
@@ -107,7 +109,7 @@ def _lemma4(fam: Family) -> dict[str, Evidence]:
         f, _ = q_clients(rng, B, N, n, mu0=True)
         mu_f = _mu(f)
         for eta in ETAS:
-            reg = Regularized(h, f, eta)
+            reg = RegularizedClients(h, f, eta)
             c = h.L + eta * f.L
             x = reg.x_eta[:, None] + log_uniform(rng, 1e-2, 1e2, (B, n_random, 1)) * rng.standard_normal(
                 (B, n_random, n)
@@ -120,7 +122,7 @@ def _lemma4(fam: Family) -> dict[str, Evidence]:
             lhs, rhs, scale = _lemma4_sides(reg, mu_f, c, x, y, z)
             search.add({**labels, "triples": "sampled"}, lhs, rhs, scale, _triple_detail(about, x, y, z))
             checks["max c_req(sampled triple)/c*"] = max(
-                checks["max c_req(sampled triple)/c*"], float(np.max(lhs / sq(z - x) / c_star[:, None]))
+                checks["max c_req(sampled triple)/c*"], float(np.max(lhs / squared_norm(z - x) / c_star[:, None]))
             )
             x, y, z = x[:, :1], ye[:, None], ze[:, None]
             lhs, rhs, scale = _lemma4_sides(reg, mu_f, c, x, y, z)
@@ -141,10 +143,10 @@ def _lemma4(fam: Family) -> dict[str, Evidence]:
     for mu_f in (0.1, 1.0, 10.0):
         for n in range(1, 5):
             N, B = 3, 8
-            h = Clients(np.zeros((B, N, n, n)), np.zeros((B, N, n)))
-            f = Clients(np.broadcast_to(mu_f * np.eye(n), (B, N, n, n)).copy(), rng.standard_normal((B, N, n)))
+            h = QuadraticClients(np.zeros((B, N, n, n)), np.zeros((B, N, n)))
+            f = QuadraticClients(np.broadcast_to(mu_f * np.eye(n), (B, N, n, n)).copy(), rng.standard_normal((B, N, n)))
             for eta in ETAS:
-                reg = Regularized(h, f, eta)
+                reg = RegularizedClients(h, f, eta)
                 c = h.L + eta * f.L
                 x = reg.x_eta + rng.standard_normal((B, n))
                 _, ye, ze = _extremal(reg, eta * _mu(f), x)

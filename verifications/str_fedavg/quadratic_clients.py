@@ -1,5 +1,6 @@
-"""Federated quadratics batched over instances, their closed forms and the per-cell reduction of inequalities shared by
-the modules of Lemmas 1-4 of StR-FedAvg (section 3.1): :mod:`.lem_1_gradient_dissimilarity`,
+"""The instances of Lemmas 1-4 of StR-FedAvg (section 3.1), federated quadratics batched over instances
+(:mod:`fedtheory.problems.batched_quadratics`), Lemma 1's printed ``G^2`` and the per-cell reduction of inequalities
+shared by :mod:`.lem_1_gradient_dissimilarity`,
 :mod:`.lem_2_3_regularized_dissimilarity` and :mod:`.lem_4_perturbed_strong_convexity`; no claims. The claim
 statements' "module docstring" is this one.
 
@@ -42,14 +43,12 @@ Paper text: Assumption 1, Lemmas 1-3, Remark 3, Lemma 4, problem (4) and the pro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-
 import numpy as np
 
 from fedtheory.harness.claims import Evidence
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
+from fedtheory.problems.batched_quadratics import QuadraticClients, squared_norm
 
 REGISTERS_CLAIMS = False  # shared instances and reduction; the claims are in the sibling modules
 
@@ -60,124 +59,9 @@ V13_SHAPES = tuple((N, n) for N in (2, 3) for n in (2, 3, 4))
 N_RANDOM = 20  # random points per instance (V13)
 
 
-# --------------------------------------------------------------------------------------------------
-# Linear algebra over batches
-# --------------------------------------------------------------------------------------------------
-def mv(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``A v`` over the last axes, broadcasting the leading ones."""
-    return np.einsum("...ij,...j->...i", A, v)
-
-
-def qf(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``v'A v`` over the last axes, broadcasting the leading ones."""
-    return np.einsum("...i,...ij,...j->...", v, A, v)
-
-
-def sq(v: np.ndarray) -> np.ndarray:
-    """``||v||^2`` over the last axis."""
-    return np.einsum("...i,...i->...", v, v)
-
-
-def pinv(A: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
-    """Moore-Penrose pseudo-inverse of symmetric PSD matrices ``(..., n, n)``.
-
-    Eigenvalues ``<= 1e-10 ref`` count as zero (``ref``: ``lambda_max(A)`` unless given, shape ``(...)``).
-    """
-    w, V = np.linalg.eigh(A)
-    ref = w[..., -1] if ref is None else ref
-    keep = w > 1e-10 * ref[..., None]
-    inv = np.where(keep, 1.0 / np.where(keep, w, 1.0), 0.0)
-    return (V * inv[..., None, :]) @ np.swapaxes(V, -1, -2)
-
-
-# --------------------------------------------------------------------------------------------------
-# Federated quadratics, batched over instances
-# --------------------------------------------------------------------------------------------------
-@dataclass
-class Clients:
-    """``psi_i(x) = 1/2 (x - c_i)'A_i(x - c_i) + const``: ``A`` (B, N, n, n) PSD, ``c`` (B, N, n) a minimiser of
-    each client (Lemma 1's ``x_i^*``). Constants never enter: every checked quantity is a gap or a gradient."""
-
-    A: np.ndarray
-    c: np.ndarray
-
-    @classmethod
-    def from_linear(cls, A: np.ndarray, b: np.ndarray) -> Clients:
-        """Clients ``1/2 x'A_i x - b_i'x`` with ``b_i`` in ``range(A_i)``; minimiser ``A_i^+ b_i``."""
-        return cls(A, mv(pinv(A), b))
-
-    @property
-    def N(self) -> int:
-        return self.A.shape[1]
-
-    @cached_property
-    def L(self) -> np.ndarray:
-        """``max_i lambda_max(A_i)`` (B,): the smoothness constant of Assumption 1."""
-        return np.linalg.eigvalsh(self.A)[..., -1].max(axis=1)
-
-    @cached_property
-    def Abar(self) -> np.ndarray:
-        return self.A.mean(axis=1)
-
-    @cached_property
-    def bbar(self) -> np.ndarray:
-        """``(1/N) sum_i A_i c_i``: ``grad psi(x) = Abar x - bbar``."""
-        return mv(self.A, self.c).mean(axis=1)
-
-    @cached_property
-    def xbar(self) -> np.ndarray:
-        """Minimum-norm minimiser of ``psi = (1/N) sum_i psi_i`` (B, n)."""
-        return mv(pinv(self.Abar), self.bbar)
-
-    @cached_property
-    def D(self) -> np.ndarray:
-        """``inf psi - (1/N) sum_i psi_i(x_i^*) = (1/N) sum_i 1/2 (xbar - c_i)'A_i(xbar - c_i) >= 0`` (B,)."""
-        return 0.5 * qf(self.A, self.xbar[:, None] - self.c).mean(axis=1)
-
-    def G2(self, printed: bool = True) -> np.ndarray:
-        """Lemma 1's ``G_psi^2 = (2 L_psi / N) D`` as printed; ``2 L_psi D`` (the proof's step 3) otherwise."""
-        return 2 * self.L * self.D / (self.N if printed else 1)
-
-    def grads(self, x: np.ndarray) -> np.ndarray:
-        """``grad psi_i(x) = A_i (x - c_i)`` for points ``x`` (B, P, n): (B, P, N, n)."""
-        return mv(self.A[:, None], x[:, :, None] - self.c[:, None])
-
-    def client_gaps(self, x: np.ndarray) -> np.ndarray:
-        """``psi_i(x) - psi_i(x_i^*)`` (B, P, N)."""
-        return 0.5 * qf(self.A[:, None], x[:, :, None] - self.c[:, None])
-
-    def gap(self, x: np.ndarray) -> np.ndarray:
-        """``psi(x) - inf psi`` (B, P)."""
-        return 0.5 * qf(self.Abar[:, None], x - self.xbar[:, None])
-
-
-@dataclass
-class Regularized:
-    """``f_eta = h + eta f`` (Proposition 2) for client families ``h``, ``f``, with its exact minimiser ``x_eta^*``."""
-
-    h: Clients
-    f: Clients
-    eta: float
-
-    @cached_property
-    def Q(self) -> np.ndarray:
-        return self.h.Abar + self.eta * self.f.Abar
-
-    @cached_property
-    def x_eta(self) -> np.ndarray:
-        """``x_eta^* = (Hbar + eta Fbar)^+ (bbar_h + eta bbar_f)`` (B, n)."""
-        return mv(pinv(self.Q), self.h.bbar + self.eta * self.f.bbar)
-
-    @cached_property
-    def clients(self) -> Clients:
-        """The clients ``f_{eta,i} = h_i + eta f_i``."""
-        return Clients.from_linear(
-            self.h.A + self.eta * self.f.A, mv(self.h.A, self.h.c) + self.eta * mv(self.f.A, self.f.c)
-        )
-
-    def gap(self, x: np.ndarray) -> np.ndarray:
-        """``f_eta(x) - f_eta^*`` (B, P)."""
-        return 0.5 * qf(self.Q[:, None], x - self.x_eta[:, None])
+def lemma_1_G2(clients: QuadraticClients, printed: bool = True) -> np.ndarray:
+    """Lemma 1's ``G_psi^2 = (2 L_psi / N) D`` as printed; ``2 L_psi D`` (the proof's step 3) otherwise."""
+    return 2 * clients.L * clients.D / (clients.N if printed else 1)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -202,26 +86,28 @@ def _hessians(rng: np.random.Generator, B: int, N: int, n: int) -> tuple[np.ndar
     return A, kind
 
 
-def q_clients(rng: np.random.Generator, B: int, N: int, n: int, mu0: bool = False) -> tuple[Clients, np.ndarray]:
+def q_clients(
+    rng: np.random.Generator, B: int, N: int, n: int, mu0: bool = False
+) -> tuple[QuadraticClients, np.ndarray]:
     """Family ``Q`` (module docstring); ``mu0`` adds ``mu_0 I`` (strongly convex clients, Lemma 4)."""
     A, kind = _hessians(rng, B, N, n)
     if mu0:
         A = A + log_uniform(rng, 0.01, 1.0, (B, 1, 1, 1)) * np.eye(n)
     c = log_uniform(rng, 0.1, 10.0, (B, 1, 1)) * rng.standard_normal((B, N, n))
-    return Clients(A, c), kind
+    return QuadraticClients(A, c), kind
 
 
-def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tuple[Clients, Clients]:
+def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tuple[QuadraticClients, QuadraticClients]:
     """Family ``V13``: one-row consistent least-squares ``h_i`` and strongly convex quadratic ``f_i`` (module
     docstring)."""
     a = rng.standard_normal((B, N, n))
     M = rng.standard_normal((B, N, n, n))
     P = log_uniform(rng, 0.01, 10.0, (B, N, 1, 1)) * (M @ np.swapaxes(M, -1, -2)) + 1e-3 * np.eye(n)
     q = rng.standard_normal((B, N, n))
-    f = Clients(P, np.linalg.solve(P, q[..., None])[..., 0])
+    f = QuadraticClients(P, np.linalg.solve(P, q[..., None])[..., 0])
     x_true = f.xbar if anchored else rng.standard_normal((B, n))
     b = np.einsum("bni,bi->bn", a, x_true)
-    h = Clients(a[..., :, None] * a[..., None, :], a * (b / sq(a))[..., None])
+    h = QuadraticClients(a[..., :, None] * a[..., None, :], a * (b / squared_norm(a))[..., None])
     return h, f
 
 
@@ -302,7 +188,7 @@ class Cells:
         )
 
 
-def instance(clients: dict[str, Clients], b: int) -> dict:
+def instance(clients: dict[str, QuadraticClients], b: int) -> dict:
     """``{"instance": ...}``: the client data of instance ``b`` (Hessians and minimisers)."""
     data = {}
     for name, cl in clients.items():
