@@ -8,11 +8,12 @@ stochastic gradient ``grad f(x; xi)`` is the gradient of one row drawn uniformly
 * homogeneous (Assumption 2.2): every client samples rows of one shared data set of 64 rows;
 * heterogeneous: client ``m`` owns 32 rows whose feature mean is shifted by a client-specific Gaussian vector.
 
-Every constant a bound needs is a certified upper bound computed from the data (:func:`_constants`, derivations in
-the docstrings), never a fitted or sampled value; a sampled lower estimate of each is reported next to it so the
-looseness is visible, and a sampled value above its certified bound is an error. ``F*`` is the certified optimum of
-:func:`fedtheory.reference.logistic_optimum`. Monte Carlo intervals are simultaneous 99% intervals
-(:func:`fedtheory.fit.mc_mean` with ``family_size`` the number of grid points).
+Every constant a bound needs is a certified upper bound computed from the data
+(:func:`fedtheory.problems.logistic_constants.certified_constants`, derivations in its docstring), never a fitted or
+sampled value; a sampled lower estimate of each is reported next to it so the looseness is visible, and a sampled value
+above its certified bound is an error. ``F*`` is the certified optimum of :func:`fedtheory.reference.logistic_optimum`.
+Monte Carlo intervals are simultaneous 99% intervals (:func:`fedtheory.fit.mc_mean` with ``family_size`` the number of
+grid points).
 
 Paper text: Assumptions 2.1, 2.3 and 2.5, Proposition 2.1 (eq. (2.2)) and its proof with the step size, Lemma 2.3,
 Theorem 2.19 (eq. (2.31)) and its proof with the step size.
@@ -23,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit
 
 from fedtheory.algorithms import fedavg
 from fedtheory.fit import mc_mean
@@ -33,13 +33,13 @@ from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import LogisticRegression, logistic_data
+from fedtheory.problems.logistic_constants import certified_constants, sampled_constants
 from fedtheory.reference import logistic_optimum
 
 PAPER = "yuan-thesis"
 D = 4
 N_SHARED, N_PER_CLIENT = 64, 32  # rows of the homogeneous data set / of each heterogeneous client
 SEPARATION, HETEROGENEITY, L2 = 2.0, 0.5, 0.05
-LOSS_THIRD = 1 / (6 * np.sqrt(3))  # sup_t |l'''(t)|, l''' = s(1 - s)(1 - 2s), s = expit(t): at s = 1/2 -+ 1/sqrt(12)
 PROP21_C = 18.5  # the term-by-term constant of the proof of Proposition 2.1, as in claim yuan-thesis/prop-2.1
 
 
@@ -68,108 +68,11 @@ class _Instance:
         return self.kind if self.problem.n_clients is None else f"{self.kind}, M = {self.problem.n_clients}"
 
 
-def _signed_rows(problem: LogisticRegression) -> np.ndarray:
-    """``b_mi = y_mi a_mi`` of every client's data set, shape (M_data, n, d)."""
-    return problem.labels[..., None] * problem.features
-
-
-def _lambda_max(matrices: np.ndarray) -> np.ndarray:
-    return np.linalg.eigvalsh(matrices)[..., -1]
-
-
-def _constants(problem: LogisticRegression) -> dict:
-    """Certified upper bounds of the constants of Assumptions 2.1, 2.3 and 2.5 for every ``x``.
-
-    With ``b_i = y_i a_i``, ``z_i = b_i'x`` and ``p_i = expit(-z_i) in (0, 1)``, a row's gradient is
-    ``-p_i b_i + l2 x`` and ``grad F_m(x) = -(1/n) B_m'p + l2 x``. The l2 term is common to every row and every
-    client, so it cancels from the noise and from the heterogeneity. For one client, ``G = (1/n) B'p`` obeys
-    ``||G|| <= ||B||_op ||p|| / n <= sqrt(lambda_max(A'A/n))`` and ``||G|| <= mean_i ||a_i||``.
-
-    * ``L = max_m lambda_max(A_m'A_m)/(4n) + l2`` (``l'' <= 1/4``): :attr:`LogisticRegression.L`.
-    * ``sigma2 = max_m mean_i ||a_mi||^2``: the variance of ``p_i b_i`` is at most its second moment, ``p_i <= 1``.
-    * ``sigma4 = max_m (mean_i (||a_mi|| + G_m)^4)^(1/4)``, ``G_m = min(sqrt(lambda_max(A_m'A_m/n)),
-      mean_i ||a_mi||)``: ``||p_i b_i - G|| <= ||a_i|| + ||G||``.
-    * ``zeta``: ``grad F_m - grad F = D_m p`` is linear in the vector ``p in [0, 1]^(Mn)`` of all clients' rows,
-      with columns ``d_j = -(1 - 1/M) b_j / n`` for client ``m``'s rows and ``b_j / (Mn)`` for the others. Over
-      the whole box, ``||D_m p|| <= ||D_m 1/2|| + (1/2) min(sum_j ||d_j||, sqrt(Mn) ||D_m||_op)``.
-    * ``Q = LOSS_THIRD max_m sqrt(lambda_max(A_m'A_m/n)) sqrt(lambda_max((1/n) sum_i ||a_mi||^2 a_mi a_mi'))``:
-      ``grad^2 F_m(x) - grad^2 F_m(x') = (1/n) sum_i (l''(z_i) - l''(z_i')) a_i a_i'`` with
-      ``|l''(z_i) - l''(z_i')| <= LOSS_THIRD |a_i'h|``, ``h = x - x'``; for unit ``v``, Cauchy-Schwarz gives
-      ``(1/n) sum_i |a_i'h| (a_i'v)^2 <= sqrt((1/n) sum (a_i'h)^2) sqrt((1/n) sum ||a_i||^2 (a_i'v)^2)``.
-
-    Returns
-    -------
-    dict
-        ``L``, ``sigma2``, ``sigma4``, ``zeta``, ``Q`` and, under ``how``, how each was obtained.
-    """
-    A, b = problem.features, _signed_rows(problem)
-    Md, n, d = A.shape
-    norms = np.linalg.norm(A, axis=-1)
-    gram = _lambda_max(np.einsum("mni,mnj->mij", A, A) / n)  # lambda_max(A_m'A_m/n)
-    G = np.minimum(np.sqrt(gram), norms.mean(axis=1))
-    sigma4 = float(np.max(np.mean((norms + G[:, None]) ** 4, axis=1)) ** 0.25)
-    weighted = _lambda_max(np.einsum("mn,mni,mnj->mij", norms**2, A, A) / n)
-    Q = float(LOSS_THIRD * np.max(np.sqrt(gram * weighted)))
-    if problem.n_clients is None:
-        zeta, zeta_how = 0.0, "0: every client samples the same rows (Assumption 2.2)"
-    else:
-        N = Md * n
-        own = np.einsum("mk,knd->mdkn", np.eye(Md), b).reshape(Md, d, N) / n
-        Dm = b.reshape(N, d).T[None] / N - own  # (M, d, Mn): columns d_j
-        centre = np.linalg.norm(Dm.sum(axis=2) / 2, axis=1)
-        spread = np.minimum(np.linalg.norm(Dm, axis=1).sum(axis=1), np.sqrt(N) * np.linalg.norm(Dm, ord=2, axis=(1, 2)))
-        zeta = float(np.max(centre + spread / 2))
-        zeta_how = "max_m sup over p in [0,1]^(Mn) of ||D_m p|| <= ||D_m 1/2|| + min(sum_j ||d_j||, sqrt(Mn)||D_m||)/2"
-    return {
-        "L": problem.L,
-        "sigma2": float(np.max(np.mean(norms**2, axis=1))),
-        "sigma4": sigma4,
-        "zeta": zeta,
-        "Q": Q,
-        "how": {
-            "L": "max_m lambda_max(A_m'A_m)/(4n) + l2 (l'' <= 1/4)",
-            "sigma^2": "max_m mean_i ||a_mi||^2 (one row per step; variance <= second moment, |l'| <= 1)",
-            "sigma (4th moment)": "max_m (mean_i (||a_mi|| + G_m)^4)^(1/4), G_m = min(sqrt(lambda_max(A_m'A_m/n)), "
-            "mean ||a_mi||) >= ||grad of the data term||",
-            "zeta": zeta_how,
-            "Q": "sup|l'''| = 1/(6 sqrt 3) times max_m sqrt(lambda_max(A_m'A_m/n) lambda_max((1/n) sum ||a||^2 a a'))",
-        },
-    }
-
-
-def _sampled(problem: LogisticRegression, x_star: np.ndarray, rng: np.random.Generator) -> dict:
-    """Lower estimates of the constants of :func:`_constants`: their suprema over sampled points and directions.
-
-    Points ``x* + scale g``, ``g`` standard normal, ``scale in {0.1, 1, 10, 100}`` (the large scales approach the
-    corners of the box ``p in [0, 1]^n`` that the certified bounds relax to).
-    """
-    x = x_star + np.concatenate([scale * rng.standard_normal((256, D)) for scale in (0.1, 1.0, 10.0, 100.0)])
-    A, b = problem.features, _signed_rows(problem)
-    z = np.einsum("mnd,pd->pmn", b, x)
-    rows = -expit(-z)[..., None] * b  # (P, M, n, d): row gradients of the data term
-    data_grad = rows.mean(axis=2)
-    noise = np.sum((rows - data_grad[:, :, None]) ** 2, axis=-1)  # (P, M, n)
-    s = expit(z)
-    third = s * (1 - s) * (1 - 2 * s)  # l'''(z)
-    h = rng.standard_normal((x.shape[0], D))
-    h /= np.linalg.norm(h, axis=1, keepdims=True)
-    # d/dt grad^2 F_m(x + t h) = (1/n) sum_i l'''(z_i) (b_i'h) a_i a_i'
-    deriv = np.einsum("pmn,pmn,mni,mnj->pmij", third, np.einsum("mnd,pd->pmn", b, h), A, A) / A.shape[1]
-    hessian = np.einsum("pmn,mni,mnj->pmij", s * (1 - s), A, A) / A.shape[1]  # data term; l'' = s(1 - s)
-    return {
-        "L": float(np.max(_lambda_max(hessian)) + problem.l2),
-        "sigma2": float(np.max(noise.mean(axis=2))),
-        "sigma4": float(np.max(np.mean(noise**2, axis=2)) ** 0.25),
-        "zeta": float(np.max(np.linalg.norm(data_grad - data_grad.mean(axis=1, keepdims=True), axis=-1))),
-        "Q": float(np.max(np.abs(np.linalg.eigvalsh(deriv)))),
-    }
-
-
 def _certify(problem: LogisticRegression, kind: str, data: str, rng: np.random.Generator) -> _Instance:
     """The certified optimum and constants of ``problem``, checked against their sampled lower estimates."""
     reference = logistic_optimum(problem)
-    const = _constants(problem)
-    sampled = _sampled(problem, reference.x, rng)
+    const = certified_constants(problem)
+    sampled = sampled_constants(problem, reference.x, rng)
     for key, lower in sampled.items():
         if lower > const[key] * (1 + ROUNDING):
             raise RuntimeError(f"certified {key} = {const[key]} is below a sampled value {lower}: a derivation bug")
