@@ -26,7 +26,7 @@ from ..algorithms.fedac import FedAcParams
 from ..errors import InvalidParameterError
 from ..oracles import Oracle, check_replicated
 from ..problems.quadratic import FederatedQuadratic
-from .moments import check_moments_finite, quadratic_and_cov
+from .moments import affine_power, check_moments_finite, quadratic_and_cov
 
 
 @dataclass(frozen=True)
@@ -125,3 +125,15 @@ def deviation_covariances(oracle: Oracle, params: FedAcParams) -> np.ndarray:
         Pj = P @ Pj
         out.append((1 - 1 / params.M) * acc)
     return np.stack(out)
+
+
+def powered_gap(problem: FederatedQuadratic, C: np.ndarray, params: FedAcParams, x0, R: int) -> float:
+    """Exact ``E F(x_ag^(R,0)) - F*`` of FedAc from ``x = x_ag = x0`` with client noise covariance ``C``: the
+    (K R)-fold power of the averaged step ``z+ = P z + c - n xibar``, ``Cov xibar = C/M`` (:func:`step_map`), by
+    :func:`fedtheory.exact.moments.affine_power`, so that ``R`` in the millions costs ``O(log K R)`` products. Clients
+    share the round's start and the map is affine, so the round average is the centralized step."""
+    P, c, n = step_map(problem, params)
+    G, h, W = affine_power(P, c, n @ C @ n.T / params.M, params.K * R)
+    d = problem.dim
+    mean = G @ np.concatenate([x0, x0]) + h
+    return float(problem.expected_gap(mean[d:], W[d:, d:]))

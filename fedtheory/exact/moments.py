@@ -115,6 +115,21 @@ def fedavg_moments(oracle: Oracle, params: FedAvgParams, x0, R: int, *, x0_cov=N
     return Moments(np.stack(means), np.stack(covs))
 
 
+def affine_power(G: np.ndarray, c: np.ndarray, W: np.ndarray, n: int):
+    """``n``-fold composition of ``y -> G y + c + w`` (``Cov w = W``): ``(G^n, sum_j G^j c, sum_j G^j W G^j')``,
+    j < n, in O(log n) products (composition ``(G2, c2, W2) o (G1, c1, W1) = (G2 G1, G2 c1 + c2, G2 W1 G2' +
+    W2)``)."""
+    out = (np.eye(len(c)), np.zeros_like(c), np.zeros_like(W))
+    base = (G, c, W)
+    while n:
+        if n & 1:
+            out = (base[0] @ out[0], base[0] @ out[1] + base[1], base[0] @ out[2] @ base[0].T + base[2])
+        n >>= 1
+        if n:
+            base = (base[0] @ base[0], base[0] @ base[1] + base[1], base[0] @ base[2] @ base[0].T + base[2])
+    return out
+
+
 def check_moments_finite(algorithm: str, r: int, mean: np.ndarray, cov: np.ndarray) -> None:
     """Raise :class:`DivergenceError` at round ``r`` unless the exact mean and covariance are finite."""
     bad = [name for name, v in (("mean", mean), ("covariance", cov)) if not np.all(np.isfinite(v))]

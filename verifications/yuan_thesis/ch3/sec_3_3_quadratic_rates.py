@@ -28,7 +28,8 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.algorithms import fedac
-from fedtheory.exact.fedac_moments import fedac_moments, step_map
+from fedtheory.exact.fedac_moments import fedac_moments, powered_gap
+from fedtheory.exact.moments import affine_power
 from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence
 from fedtheory.harness.family import Family, family
@@ -49,31 +50,6 @@ DOMINANCE = 10.0  # variance-dominated: sigma^2/(mu M K R) >= 10 x every other p
 
 
 # --- exact moments by binary powering ---------------------------------------------------------------------------
-def affine_power(G: np.ndarray, c: np.ndarray, W: np.ndarray, n: int):
-    """``n``-fold composition of ``y -> G y + c + w`` (``Cov w = W``): ``(G^n, sum_j G^j c, sum_j G^j W G^j')``,
-    j < n, in O(log n) products (composition ``(G2, c2, W2) o (G1, c1, W1) = (G2 G1, G2 c1 + c2, G2 W1 G2' +
-    W2)``)."""
-    out = (np.eye(len(c)), np.zeros_like(c), np.zeros_like(W))
-    base = (G, c, W)
-    while n:
-        if n & 1:
-            out = (base[0] @ out[0], base[0] @ out[1] + base[1], base[0] @ out[2] @ base[0].T + base[2])
-        n >>= 1
-        if n:
-            base = (base[0] @ base[0], base[0] @ base[1] + base[1], base[0] @ base[2] @ base[0].T + base[2])
-    return out
-
-
-def fedac_gap(problem: FederatedQuadratic, C: np.ndarray, params: fedac.FedAcParams, x0, R: int) -> float:
-    """Exact ``E F(x_ag^(R,0)) - F*`` of FedAc from ``x = x_ag = x0``: the (K R)-fold power of the averaged step
-    ``z+ = P z + c - n xibar``, ``Cov xibar = C/M`` (:func:`fedtheory.exact.fedac_moments.step_map`)."""
-    P, c, n = step_map(problem, params)
-    G, h, W = affine_power(P, c, n @ C @ n.T / params.M, params.K * R)
-    d = problem.dim
-    mean = G @ np.concatenate([x0, x0]) + h
-    return float(problem.expected_gap(mean[d:], W[d:, d:]))
-
-
 def fedavg_weighted(problem: FederatedQuadratic, C: np.ndarray, eta: float, K: int, R: int, M: int, x0):
     """Exact ``(E F(sum rho xbar^(r,k)) - F*, E||xbar^(R,0) - x*||^2)`` of FedAvg with Theorem B.18's weights
     ``rho_t = q^(KR-1-t)/Z``, ``q = 1 - eta mu/2``, ``Z = sum_t q^(KR-1-t)``.
@@ -103,7 +79,7 @@ def engine_check(fam: Family) -> dict:
     for variant, build in (("FedAc-I", fedac.fedac_i), ("FedAc-II", fedac.fedac_ii)):
         params = build(0.05, problem.mu, 4, 8, L=1.0)
         ref = fedac_moments(AdditiveGaussian(problem, cov=C), params, x0, 16).suboptimality()[-1]
-        diffs[variant] = abs(fedac_gap(problem, C, params, x0, 16) / ref - 1)
+        diffs[variant] = abs(powered_gap(problem, C, params, x0, 16) / ref - 1)
     gap, dist2 = fedavg_weighted(problem, C, 0.05, 4, 16, 8, x0)
     ref = fedavg_weighted_gap(problem, 1.0, 0.05, 4, 16, 8, x0)
     diffs["FedAvg weighted"] = abs((gap + problem.mu / 2 * dist2) / ref - 1)
@@ -219,7 +195,7 @@ def _fit(case: RateCase, st: Setting, ctx: Context) -> dict:
             values.append(fedavg_weighted(problem, C, eta, st.K, int(R_), st.M, x0)[0])
         else:
             build = fedac.fedac_i if case.algorithm == "FedAc-I" else fedac.fedac_ii
-            values.append(fedac_gap(problem, C, build(eta, mu_, st.K, st.M, L=1.0), x0, int(R_)))
+            values.append(powered_gap(problem, C, build(eta, mu_, st.K, st.M, L=1.0), x0, int(R_)))
     args = (1.0, mu_, np.sqrt(s2), 1.0, 0.0, st.M, st.K, Rs)
     terms = {k: np.broadcast_to(f(*args), Rs.shape) for k, f in case.printed_functions.items()}
     dominant = terms.pop("sigma^2/(mu M K R)")
