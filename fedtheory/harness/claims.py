@@ -293,12 +293,6 @@ class Context:
         """A generator seeded from the claim id (and ``stream``, for independent draws)."""
         return np.random.default_rng([self.seed, stream])
 
-    def figure_path(self, label: str) -> Path | None:
-        """``<figures_dir>/<paper key>/<label>.png``, or ``None`` when figures are not wanted."""
-        if self.figures_dir is None:
-            return None
-        return Path(self.figures_dir) / self.claim_id.split("/")[0] / f"{label}.png"
-
     def draw(self, painter: Callable[..., object], *args, **kwargs) -> None:
         """Draw the claim's figure (``@claim(figure=...)``): ``painter(path, *args, **kwargs)`` with
         ``path = <figures_dir>/<paper key>/<figure>.png`` when figures are wanted, nothing otherwise.
@@ -310,9 +304,8 @@ class Context:
         """
         if self.figure is None:
             raise InvalidParameterError("figure", f"a figure label in @claim(figure=...) of {self.claim_id}", None)
-        path = self.figure_path(self.figure)
-        if path is not None:
-            painter(path, *args, **kwargs)
+        if self.figures_dir is not None:
+            painter(Path(self.figures_dir) / self.claim_id.split("/")[0] / f"{self.figure}.png", *args, **kwargs)
 
 
 @dataclass(frozen=True)

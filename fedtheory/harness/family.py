@@ -86,8 +86,6 @@ def family(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
                 raise InvalidParameterError("ctx", f"a Context or one of {', '.join(PROFILES)}", ctx)
             return compute(profile, *args)
 
-        read.family = name
-        read.cache_clear = compute.cache_clear
         return read
 
     return define

@@ -18,11 +18,13 @@ for _i in range(int(os.environ.get("SLEEPY_COUNT", "6"))):
 
 @claim("test-sleepy/figure", source="test", statement="draws a figure", expect="holds", figure="fig")
 def drawn(ctx: Context) -> Evidence:
-    path = ctx.figure_path("fig")
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(b"\x89PNG fixed bytes " + os.environ.get("SLEEPY_FIGURE", "a").encode())
+    ctx.draw(_paint)
     return Evidence(1.0, 2.0, "<=")
+
+
+def _paint(path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG fixed bytes " + os.environ.get("SLEEPY_FIGURE", "a").encode())
 
 
 @claim("test-sleepy/figure-raises", source="test", statement="fails to draw", expect="holds", figure="broken")
