@@ -272,6 +272,11 @@ def _plain(v):
     return v
 
 
+def figure_file(figures_dir: Path | str, claim_id: str, figure: str) -> Path:
+    """Where a claim's figure goes: ``<figures_dir>/<paper key>/<figure>.png``."""
+    return Path(figures_dir) / claim_id.split("/")[0] / f"{figure}.png"
+
+
 @dataclass(frozen=True)
 class Context:
     """What a claim function is given: the profile, a seeded generator, and its figure (label and folder)."""
@@ -305,7 +310,7 @@ class Context:
         if self.figure is None:
             raise InvalidParameterError("figure", f"a figure label in @claim(figure=...) of {self.claim_id}", None)
         if self.figures_dir is not None:
-            painter(Path(self.figures_dir) / self.claim_id.split("/")[0] / f"{self.figure}.png", *args, **kwargs)
+            painter(figure_file(self.figures_dir, self.claim_id, self.figure), *args, **kwargs)
 
 
 @dataclass(frozen=True)

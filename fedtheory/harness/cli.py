@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from . import report
-from .claims import LOAD_ERRORS, PAPERS, PROFILES, select
+from .claims import LOAD_ERRORS, PAPERS, PROFILES, figure_file, select
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
 
@@ -266,7 +266,7 @@ def _figures(args, out: Console, err: Console) -> int:
         )
     if not claims:
         return 0
-    paths = {c.id: folder / c.paper / f"{c.figure}.png" for c in claims}
+    paths = {c.id: figure_file(folder, c.id, c.figure) for c in claims}
     before = {cid: _digest(p) for cid, p in paths.items()}
     try:
         results = run(claims, profile=args.profile, figures_dir=folder, console=err, label="figures")
