@@ -137,3 +137,15 @@ def powered_gap(problem: FederatedQuadratic, C: np.ndarray, params: FedAcParams,
     d = problem.dim
     mean = G @ np.concatenate([x0, x0]) + h
     return float(problem.expected_gap(mean[d:], W[d:, d:]))
+
+
+def powered_potentials(problem: FederatedQuadratic, C: np.ndarray, params: FedAcParams, x0, R: int) -> tuple:
+    """Exact ``(E Psi^(R,0), E Phi^(R,0))`` (:meth:`FedAcMoments.psi`, :meth:`FedAcMoments.phi`) of FedAc from ``x =
+    x_ag = x0``, by binary powering as :func:`powered_gap` (``O(log K R)`` products instead of ``R`` rounds)."""
+    P, c, n = step_map(problem, params)
+    G, h, W = affine_power(P, c, n @ C @ n.T / params.M, params.K * R)
+    d = problem.dim
+    mean = G @ np.concatenate([x0, x0]) + h
+    gap = float(problem.expected_gap(mean[d:], W[d:, d:]))
+    distance2 = float(np.sum((mean[:d] - problem.x_star) ** 2) + np.trace(W[:d, :d]))
+    return gap + problem.mu / 2 * distance2, gap + problem.mu / 6 * distance2

@@ -39,6 +39,14 @@ VERDICTS = ("holds", "fails", "inconclusive")
 ID_PATTERN = re.compile(r"[A-Za-z0-9][\w.\-]*/[A-Za-z0-9][\w.\-]*(:[\w.\-]+)*")
 RELATIONS = ("<=", "<", ">=", ">", "==")
 PROFILES = ("quick", "full")
+SCOPES = {
+    "printed": "the statement as printed, judged inside its printed hypotheses at the paper's setting",
+    "corrected": "a statement of ours that repairs a printed one",
+    "stand-in": "an experiment reproduced on stand-in data or at reduced scale: whether the printed observation "
+    "reproduces here, not a verdict on the paper",
+    "outside-hypotheses": "a probe beyond the printed hypotheses: informative, never a verdict on the paper",
+}
+"""What a verdict is a verdict on (README, "Scopes"), with the words the reports use for it."""
 
 
 @dataclass
@@ -66,6 +74,9 @@ class Evidence:
         ``measured`` and ``bound`` are extended reals whose infinities are exact values (a limit exponent decided by
         an exponential factor, sympy's ``oo`` for a bound that never reaches its target), not overflow. Without it an
         infinity makes the evidence unjudgeable (verdict ``error``); NaN always does.
+    search : dict, optional
+        The record of an adversarial witness search whose evaluations are among the entries
+        (:meth:`fedtheory.harness.points.Points.search`): evaluations, best margin, the domain searched.
 
     Notes
     -----
@@ -83,6 +94,7 @@ class Evidence:
     grid: dict | None = None
     witness: dict = field(default_factory=dict)
     extended: bool = False
+    search: dict | None = None
 
     def __post_init__(self):
         if self.relation not in RELATIONS:
@@ -263,6 +275,24 @@ def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
     )
 
 
+def negative_control(ev: Evidence, what: str) -> dict:
+    """Judge ``ev``, the claim's own check run where the statement is false (a perturbed constant, an instance that
+    violates it), and return its record for the claim's witness (``witness={"negative control": ...}``).
+
+    A check that cannot fail is a defect; a negative control proves, at every run, that this one can.
+
+    Raises
+    ------
+    InvalidEvidenceError
+        If the control does not come out ``fails``: the claim's verdict is then ``error``, with this reason.
+    """
+    out = judge(ev)
+    if out.verdict != "fails":
+        reason = f"negative control ({what}) came out {out.verdict}, not fails: the check cannot fail"
+        raise InvalidEvidenceError(reason)
+    return {"what": what, "verdict": out.verdict, "margin": out.margin, "failed": f"{out.n_failed} of {out.n_entries}"}
+
+
 def _plain(v):
     """A JSON-friendly scalar."""
     if isinstance(v, Fraction):
@@ -322,6 +352,7 @@ class Claim:
     statement: str
     expect: str
     func: Callable[[Context], Evidence]
+    scope: str = "printed"
     figure: str | None = None
     expect_full: str | None = None
     where: str = ""
@@ -375,10 +406,18 @@ def paper(key: str, *, title: str, authors: str, venue: str) -> Paper:
 
 
 def claim(
-    id: str, *, source: str, statement: str, expect: str, figure: str | None = None, expect_full: str | None = None
+    id: str,
+    *,
+    source: str,
+    statement: str,
+    expect: str,
+    scope: str | None = None,
+    figure: str | None = None,
+    expect_full: str | None = None,
 ):
     """Register a claim function under ``id`` (``<paper key>/<label>[:<part>]``).
 
+    ``scope`` (required) says what the verdict is a verdict on: one of :data:`SCOPES`.
     ``figure`` names the figure label the claim draws when figures are requested. ``expect_full`` records the
     full profile's verdict where its paper-scale grid decides differently from the quick profile's scaled-down one
     (the statement must say both scales).
@@ -393,6 +432,8 @@ def claim(
     for name, value in (("expect", expect), ("expect_full", expect_full)):
         if value not in VERDICTS and not (name == "expect_full" and value is None):
             raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
+    if scope not in SCOPES:
+        raise InvalidParameterError("scope", f"one of {', '.join(SCOPES)}", scope)
     where = _registration_site(sys._getframe(1))
 
     def register(func: Callable[[Context], Evidence]):
@@ -401,7 +442,7 @@ def claim(
         known = REGISTRY.get(id)
         if known is not None and _origin(known.func) != _origin(func):
             raise InvalidParameterError("id", f"an id not already registered (by {'.'.join(_origin(known.func))})", id)
-        REGISTRY[id] = Claim(id, source, statement, expect, func, figure, expect_full, where)
+        REGISTRY[id] = Claim(id, source, statement, expect, func, scope, figure, expect_full, where)
         return func
 
     return register

@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from . import report
-from .claims import LOAD_ERRORS, PAPERS, PROFILES, figure_file, select
+from .claims import LOAD_ERRORS, PAPERS, PROFILES, SCOPES, figure_file, select
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
 
@@ -225,6 +225,7 @@ def _show(args, out: Console, err: Console) -> int:
         out.print(f"paper:     {record.authors}, {record.title}; {record.venue}", highlight=False, markup=False)
     out.print(f"defined:   {c.where}", highlight=False, markup=False)
     out.print(f"statement: {c.statement}", highlight=False, markup=False)
+    out.print(f"scope:     {c.scope} ({SCOPES[c.scope]})", highlight=False, markup=False)
     out.print(
         f"verdict:   {r.verdict} (recorded: {c.expected(args.profile)}); margin {report.fmt(r.margin)}; "
         f"{r.seconds:.2f} s; seed {r.seed}",
@@ -243,6 +244,13 @@ def _show(args, out: Console, err: Console) -> int:
         highlight=False,
     )
     out.print("worst-case parameters: " + json.dumps(r.worst["parameters"]), highlight=False, markup=False)
+    if r.search:
+        out.print(
+            f"search:    {r.search['evaluations']} evaluations, best margin {report.fmt(r.search['best_margin'])} over "
+            + json.dumps(r.search["domain"]),
+            highlight=False,
+            markup=False,
+        )
     out.print("witness:", highlight=False)
     out.print(json.dumps(r.witness, indent=1), highlight=False, markup=False)
     return 0 if r.as_expected else 1

@@ -9,14 +9,24 @@ interval where the measurement has one) and the point's parameters; :meth:`Point
         for K in (1, 8):
             points.add(measured_at(kappa, K), printed_bound(kappa, K), kappa=kappa, K=K)
     return points.evidence("<=", rtol=ROUNDING, witness={...})
+
+A bound claim whose hypotheses define a domain of instances adds an adversarial witness search
+(:mod:`fedtheory.harness.search`): every evaluation becomes a point, and the evidence carries the search's record::
+
+    def at(kappa, K):
+        return measured_at(kappa, K), printed_bound(kappa, K)
+
+    points.search(at, Domain({"kappa": Axis(1.0, 1e4), "K": Axis(1, 256, integer=True)}, note="..."), "<=", ctx)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import InvalidParameterError
-from .claims import Evidence
+from .claims import Context, Evidence, seed_for
+from .search import BUDGETS, Budget, Domain, search
 
 
 @dataclass
@@ -28,6 +38,7 @@ class Points:
     lo: list = field(default_factory=list)
     hi: list = field(default_factory=list)
     grid: dict[str, list] = field(default_factory=dict)
+    searches: list[dict] = field(default_factory=list)
 
     def add(self, measured, bound=None, /, *, interval: tuple | None = None, **parameters) -> None:
         """Record one point: ``measured``, its ``bound`` (or none, for a bound common to all points given to
@@ -55,6 +66,53 @@ class Points:
         for name, value in parameters.items():
             self.grid.setdefault(name, []).append(value)
 
+    def search(
+        self,
+        evaluate: Callable[..., tuple],
+        domain: Domain,
+        relation: str,
+        ctx: Context,
+        *,
+        budget: Budget | None = None,
+        scale: int = 1,
+        label: str | None = None,
+    ) -> dict:
+        """Search ``domain`` for the instance that minimises the margin of ``evaluate(**parameters) -> (measured,
+        bound[, extras])`` (:func:`fedtheory.harness.search.search`) and add every evaluation as a point (its
+        parameters and extras are the point's parameters; a name that only the other points have, or only the
+        search's, is ``None`` where it does not apply). The budget is the
+        profile's (:data:`~fedtheory.harness.search.BUDGETS`), times ``scale`` (:meth:`Budget.scaled`: a power of 2,
+        for evaluations that cost milliseconds), unless ``budget`` is given; the seed comes from the claim id (and
+        ``label``, which names the search when a claim searches several domains, e.g. the cases of a theorem).
+        Returns the search's record."""
+        key = ctx.claim_id + ":search" + (f":{label}" if label else "")
+        budget = budget or BUDGETS[ctx.profile].scaled(scale)
+        found = search(evaluate, domain, relation, seed=seed_for(key), budget=budget)
+        names = list(dict.fromkeys([*self.grid, *found.parameters[0], *found.extras[0]]))
+        for name in names:  # the search's instances and the other points may name different parameters: None marks
+            self.grid.setdefault(name, [None] * len(self.measured))  # a parameter an entry does not have
+        for params, measured, bound, extras in zip(found.parameters, found.measured, found.bound, found.extras):
+            self.add(measured, bound, **{**dict.fromkeys(names), **params, **extras})
+        self.searches.append({**found.record, **({"label": label} if label else {})})
+        return found.record
+
+    def search_record(self) -> dict | None:
+        """The record of the searches made (one, or their union: evaluations added, the worst best margin, each
+        domain under its label), or ``None``."""
+        if not self.searches:
+            return None
+        if len(self.searches) == 1:
+            return self.searches[0]
+        worst = min(self.searches, key=lambda r: r["best_slack"])
+        return {
+            "evaluations": sum(r["evaluations"] for r in self.searches),
+            "best_margin": worst["best_margin"],
+            "best_slack": worst["best_slack"],
+            "best": worst["best"],
+            "domain": {r.get("label", str(i)): r["domain"] for i, r in enumerate(self.searches)},
+            "budget": worst["budget"],
+        }
+
     def __len__(self) -> int:
         return len(self.measured)
 
@@ -71,5 +129,6 @@ class Points:
             relation=relation,
             interval=(self.lo, self.hi) if self.lo else None,
             grid=self.grid or None,
+            search=self.search_record(),
             **kwargs,
         )

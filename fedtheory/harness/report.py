@@ -16,7 +16,7 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
-from .claims import PAPERS
+from .claims import PAPERS, SCOPES
 
 
 @dataclass
@@ -28,12 +28,15 @@ class Result:
     statement: str
     verdict: str
     expect: str
+    scope: str = "printed"
     measured: object = None
     bound: object = None
     relation: str = ""
     margin: float | None = None
     worst: dict = field(default_factory=dict)
     witness: dict = field(default_factory=dict)
+    search: dict | None = None
+    """The adversarial witness search's record (evaluations, best margin, domain), for a searched claim."""
     seconds: float = 0.0
     seed: int = 0
     profile: str = "quick"
@@ -83,18 +86,41 @@ def fmt(x) -> str:
     return f"{x:.4g}"
 
 
+OUTCOMES = ("holds", "fails", "inconclusive", "error")
+
+
+def counts(results: list[Result]) -> dict[str, dict[str, int]]:
+    """Verdict counts per scope (scopes in :data:`~fedtheory.harness.claims.SCOPES` order, only those present)."""
+    out = {}
+    for scope in SCOPES:
+        mine = [r for r in results if r.scope == scope]
+        if mine:
+            out[scope] = {v: sum(r.verdict == v for r in mine) for v in OUTCOMES}
+    return out
+
+
 def summary(results: list[Result], seconds: float) -> str:
-    counts = {v: sum(r.verdict == v for r in results) for v in ("holds", "fails", "inconclusive", "error")}
+    """One line: how many claims fail as printed, then the verdicts per scope, then whether all are as recorded.
+
+    Only a ``fails`` in scope ``printed`` is a statement of the paper refuted inside its hypotheses; the other scopes
+    are listed apart (a stand-in that does not reproduce, a probe outside the hypotheses, our corrected statements).
+    """
+    per_scope = counts(results)
+    printed_fails = per_scope.get("printed", {}).get("fails", 0)
+    parts = "; ".join(
+        f"{scope} {sum(n.values())} (" + ", ".join(f"{k} {v}" for v, k in n.items() if k) + ")"
+        for scope, n in per_scope.items()
+    )
     differ = sum(not r.as_expected for r in results)
-    parts = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
     tail = "all as expected" if not differ else f"{differ} differ from the recorded verdict"
-    return f"{len(results)} claims: {parts}; {tail} ({seconds:.1f} s)"
+    return f"{len(results)} claims, {printed_fails} fail as printed. By scope: {parts}; {tail} ({seconds:.1f} s)"
 
 
 def table(results: list[Result]) -> Table:
     t = Table(show_lines=False, header_style="bold")
     for col, kw in (
         ("claim", {"no_wrap": True}),
+        ("scope", {}),
         ("source", {"max_width": 30}),
         ("measured", {"justify": "right"}),
         ("rel", {}),
@@ -109,6 +135,7 @@ def table(results: list[Result]) -> Table:
         flag = "" if r.as_expected else f" (expected {r.expect})"
         t.add_row(
             escape(r.id),
+            r.scope,
             escape(r.source),
             fmt(r.worst.get("measured")),
             r.relation,
@@ -147,6 +174,8 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
         "seconds": seconds,
         "versions": stack,
         "summary": summary(results, seconds),
+        "counts": counts(results),
+        "searched": sum(r.search is not None for r in results),
         "papers": {key: asdict(PAPERS[key]) if key in PAPERS else None for key in keys},
         "claims": [{**asdict(r), "versions": stack} for r in results],
     }
@@ -165,14 +194,14 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
         "",
         summary(results, seconds),
         "",
-        "| claim | source | measured | rel | bound | margin | verdict | expected | s |",
-        "|---|---|---:|:-:|---:|---:|---|---|---:|",
+        "| claim | scope | source | measured | rel | bound | margin | verdict | expected | searched | s |",
+        "|---|---|---|---:|:-:|---:|---:|---|---|---:|---:|",
     ]
     for r in results:
         lines.append(
-            f"| `{r.id}` | {_cell(r.source)} | {fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
+            f"| `{r.id}` | {r.scope} | {_cell(r.source)} | {fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
             f"{fmt(r.worst.get('bound'))} | {fmt(r.margin)} | {r.verdict} | {r.expect} | "
-            f"{r.seconds:.1f} |"
+            f"{r.search['evaluations'] if r.search else ''} | {r.seconds:.1f} |"
         )
     lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), ""]
     return write_text_atomically(path, "\n".join(lines))

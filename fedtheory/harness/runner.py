@@ -58,6 +58,7 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
         "source": claim.source,
         "statement": claim.statement,
         "expect": claim.expected(profile),
+        "scope": claim.scope,
         "seed": seed_for(claim.id),
         "profile": profile,
     }
@@ -93,6 +94,7 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
         margin=out.margin,
         worst=jsonable(worst),
         witness=witness,
+        search=None if ev.search is None else jsonable(ev.search),
         seconds=time.perf_counter() - start,
     )
 
@@ -384,6 +386,7 @@ def _died(claim: Claim, profile: str, exitcode: int | None) -> Result:
         claim.statement,
         "error",
         claim.expected(profile),
+        scope=claim.scope,
         seed=seed_for(claim.id),
         profile=profile,
         error=f"the worker process running this claim died ({how})",

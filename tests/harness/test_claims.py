@@ -39,9 +39,9 @@ def test_bad_evidence_and_registration():
     with pytest.raises(InvalidParameterError, match="relation"):
         Evidence(1, 1, "=<")
     with pytest.raises(InvalidParameterError, match="expect"):
-        claim("x/y", source="", statement="", expect="maybe")
+        claim("x/y", source="", statement="", scope="printed", expect="maybe")
     with pytest.raises(InvalidParameterError, match="id"):
-        claim("no-slash", source="", statement="", expect="holds")
+        claim("no-slash", source="", statement="", scope="printed", expect="holds")
 
 
 def test_selection_and_seeds():
@@ -93,19 +93,19 @@ def test_a_claim_with_bad_evidence_or_that_raises_is_an_error_and_the_run_goes_o
     from fedtheory.harness.claims import REGISTRY
     from fedtheory.harness.runner import run
 
-    @claim("test-paper/nan", source="", statement="", expect="holds")
+    @claim("test-paper/nan", source="", statement="", scope="printed", expect="holds")
     def nan_claim(ctx):
         return Evidence([float("nan")], 1.0, "<=")
 
-    @claim("test-paper/exit", source="", statement="", expect="holds")
+    @claim("test-paper/exit", source="", statement="", scope="printed", expect="holds")
     def exit_claim(ctx):
         raise SystemExit(3)
 
-    @claim("test-paper/interrupt", source="", statement="", expect="holds")
+    @claim("test-paper/interrupt", source="", statement="", scope="printed", expect="holds")
     def interrupt_claim(ctx):
         raise KeyboardInterrupt
 
-    @claim("test-paper/fine", source="", statement="", expect="holds")
+    @claim("test-paper/fine", source="", statement="", scope="printed", expect="holds")
     def fine_claim(ctx):
         return Evidence(1.0, 2.0, "<=")
 
@@ -129,7 +129,7 @@ def test_the_full_profile_can_record_its_own_verdict():
     from fedtheory.harness.claims import REGISTRY
     from fedtheory.harness.runner import run_claim
 
-    @claim("test-paper/per-profile", source="", statement="", expect="holds", expect_full="fails")
+    @claim("test-paper/per-profile", source="", statement="", scope="printed", expect="holds", expect_full="fails")
     def per_profile(ctx):
         return Evidence(1.0 if ctx.quick else 3.0, 2.0, "<=")
 
@@ -138,7 +138,7 @@ def test_the_full_profile_can_record_its_own_verdict():
         assert c.expected("quick") == "holds" and c.expected("full") == "fails"
         assert run_claim(c, "quick").as_expected and run_claim(c, "full").as_expected
         with pytest.raises(InvalidParameterError, match="expect_full"):
-            claim("test-paper/bad", source="", statement="", expect="holds", expect_full="maybe")
+            claim("test-paper/bad", source="", statement="", scope="printed", expect="holds", expect_full="maybe")
     finally:
         REGISTRY.pop("test-paper/per-profile", None)
 
@@ -148,13 +148,13 @@ def test_markdown_report_escapes_pipes_in_sources(tmp_path):
     from fedtheory.harness.report import write_markdown
     from fedtheory.harness.runner import run_claim
 
-    @claim("test-paper/pipes", source="Lemma 1, |x| <= 1 (line 3)", statement="", expect="holds")
+    @claim("test-paper/pipes", source="Lemma 1, |x| <= 1 (line 3)", statement="", scope="printed", expect="holds")
     def pipes(ctx):
         return Evidence(1.0, 2.0, "<=")
 
     try:
         text = write_markdown([run_claim(REGISTRY["test-paper/pipes"])], tmp_path / "r.md", profile="quick", seconds=0)
         row = next(line for line in text.read_text().splitlines() if "test-paper/pipes" in line)
-        assert "\\|x\\|" in row and row.count(" | ") == 8
+        assert "\\|x\\|" in row and row.count(" | ") == 10
     finally:
         REGISTRY.pop("test-paper/pipes", None)

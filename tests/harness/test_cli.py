@@ -58,7 +58,7 @@ def test_verify_writes_both_reports(tmp_path, capsys):
     assert {"numpy", "cvxpy", "solver"} <= set(entry["versions"])
     assert entry["versions"] == doc["versions"]
     assert FAST in (tmp_path / "verify.md").read_text()
-    assert "1 claims: 1 holds; all as expected" in capsys.readouterr().out
+    assert "1 claims, 0 fail as printed. By scope: printed 1 (1 holds); all as expected" in capsys.readouterr().out
 
 
 def test_verify_in_parallel_matches_serial(tmp_path):
@@ -177,7 +177,7 @@ def test_a_signal_stops_a_run_at_once_without_orphans_and_keeps_finished_claims(
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming: {len(kept)} finished claims kept" in resumed.stderr
-    assert "40 claims: 40 holds" in resumed.stdout
+    assert "40 claims, 0 fail as printed. By scope: printed 40 (40 holds)" in resumed.stdout
 
 
 def test_resume_needs_the_same_code_and_profile(tmp_path):
@@ -212,7 +212,9 @@ def test_progress_off_a_terminal_prints_count_elapsed_and_time_left(monkeypatch)
 
     ids = [f"test-progress/c{i}" for i in range(7)]
     for i in ids:
-        claim(i, source="", statement="", expect="holds")(lambda ctx: (time.sleep(0.25), Evidence(1.0, 2.0, "<="))[1])
+        claim(i, source="", statement="", scope="printed", expect="holds")(
+            lambda ctx: (time.sleep(0.25), Evidence(1.0, 2.0, "<="))[1]
+        )
     try:
         buffer = io.StringIO()
         runner.run([REGISTRY[i] for i in ids], console=Console(file=buffer, width=200))

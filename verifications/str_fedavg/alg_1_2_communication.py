@@ -38,6 +38,7 @@ from .sec_5_instances import (
     statement="Per replica the simulator's float counter equals the closed form 2 n S R (n floats down and up per "
     "sampled client and round), with R counted independently from the oracle calls (K per round), on the Exp. 1 "
     "instance (n = 100, N = 10) for S in {10, 4}, K in {1, 3}, R in {1, 7}, exact integers.",
+    scope="printed",
     expect="holds",
 )
 def communication(ctx: Context) -> Evidence:
@@ -63,6 +64,7 @@ def communication(ctx: Context) -> Evidence:
     "plus the broadcast of y^t), with sum_t R_t = T(T-1)/2 + t0 T for R_t = t + t0, on the Exp. 2 runs "
     "(T = 60, quick 30, t0 = 2, K in {1, 5, 10, 20}); the inner rounds are also counted independently from the "
     "oracle calls (K per round). Exact integers.",
+    scope="printed",
     expect="holds",
 )
 def ipir_communication(ctx: Context) -> Evidence:

@@ -60,6 +60,7 @@ def _one_round(inst: Instance, x0: np.ndarray, anchor: np.ndarray, eta: float, g
     "simulator's; (c) every y^{t+1} equals the printed update recomputed from the recorded x^t; (d) rounds "
     "sum_t R_t = T(T-1)/2 and floats n S T(T-1) + n N T (S = N) equal the simulator's counters. Exact "
     "(integers) or rtol 1e-12.",
+    scope="printed",
     expect="holds",
 )
 def alg2(ctx: Context) -> Evidence:
@@ -127,6 +128,7 @@ def _eta_variants(run: Run) -> dict[str, np.ndarray]:
     "runs of the module docstring (t0 in {0, 2}; T = 60 quick, 150 full) at the actual y^t, x^{t*} = Pi[y^t] exact, "
     "D_0 = ||xbar^0 - x^{t*}||^2; the eta inside W'_t is the inner eta_t as printed, and also eta-hat = 11 "
     "and eta-hat = sup_t eta_t (grid). Outside the hypothesis on R_t (see witness).",
+    scope="printed",
     expect="holds",
 )
 def prop7_i(ctx: Context) -> Evidence:

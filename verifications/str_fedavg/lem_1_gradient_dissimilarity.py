@@ -143,6 +143,7 @@ LEM1_GRID = (
     f"B_Psi is defined) for convex L_Psi-smooth quadratic clients with minimisers; {LEM1_GRID}. At x = argmin Psi "
     "the left side reaches N times G_Psi^2 (clients with a shared isotropic Hessian); exact witness: N = 2, n = 1, "
     "Psi_i = (x -+ 1)^2/2, x = 0, LHS = 1 > G_Psi^2 = 1/2.",
+    scope="printed",
     expect="fails",
 )
 def lem_1(ctx: Context) -> Evidence:
@@ -158,6 +159,7 @@ def lem_1(ctx: Context) -> Evidence:
     statement="||grad Psi_i(x) - grad Psi_i(y)||^2 <= 2 L_Psi (Psi_i(x) - Psi_i(y) - <grad Psi_i(y), x - y>) for every "
     f"client i and every ordered pair (x, y) of the points of lem-1 ({LEM1_GRID}); the Bregman term of a quadratic "
     "is 1/2 (x - y)'A_i(x - y) in closed form.",
+    scope="printed",
     expect="holds",
 )
 def lem_1_step1(ctx: Context) -> Evidence:
@@ -171,6 +173,7 @@ def lem_1_step1(ctx: Context) -> Evidence:
     source="Proof of Lemma 1 (Appendix A), second inequality",
     statement="||grad Psi_i(x)||^2 <= 2 L_Psi (Psi_i(x) - Psi_i(x_i^*)) for every client i at the points of lem-1 "
     f"({LEM1_GRID}).",
+    scope="printed",
     expect="holds",
 )
 def lem_1_step2(ctx: Context) -> Evidence:
@@ -184,6 +187,7 @@ def lem_1_step2(ctx: Context) -> Evidence:
     source="Proof of Lemma 1 (Appendix A), the averaged bound",
     statement="(1/N) sum_i ||grad Psi_i(x)||^2 <= 2 L_Psi (Psi* - (1/N) sum_i Psi_i(x_i^*)) + 2 L_Psi (Psi(x) - Psi*), "
     f"Psi* = inf Psi, at the points of lem-1 ({LEM1_GRID}).",
+    scope="printed",
     expect="holds",
 )
 def lem_1_step3(ctx: Context) -> Evidence:
@@ -200,6 +204,7 @@ def lem_1_step3(ctx: Context) -> Evidence:
     f"{LEM1_GRID}. It is not: step 3 has 2 L_Psi (inf Psi - avg Psi_i(x_i^*)) where G_Psi^2 has 1/N of it (the "
     "factor 1/N is extra), so the ratio reaches N at x = argmin Psi (inf Psi - avg Psi_i(x_i^*) >= 0, the printed "
     "note, holds: it is an average of quadratic forms).",
+    scope="printed",
     expect="fails",
 )
 def lem_1_step4(ctx: Context) -> Evidence:
@@ -214,6 +219,7 @@ def lem_1_step4(ctx: Context) -> Evidence:
     statement="Corrected: (1/N) sum_i ||grad Psi_i(x)||^2 <= G~_Psi^2 + 2 L_Psi (Psi(x) - inf Psi) with G~_Psi^2 := "
     f"2 L_Psi (inf Psi - (1/N) sum_i Psi_i(x_i^*)) (no 1/N; the bound step 3 proves); {LEM1_GRID}. The constant "
     "is attained (ratio 1) at x = argmin Psi for clients with a shared isotropic Hessian.",
+    scope="printed",
     expect="holds",
 )
 def lem_1_corrected(ctx: Context) -> Evidence:

@@ -333,6 +333,7 @@ LEM2_READING_WITNESS = LEM2_READING.replace("(the bilevel value)", "(the bilevel
     "-> N/2 as eta -> 0) and in V13 from eta = 1 in the quick profile (from eta = 0.5 in the full one), there at the "
     "max step (4 L_h > 4 eta L_f and f(x) < f*); the witness counts, per (family, eta), the violations and the "
     "printed proof steps that break at them.",
+    scope="printed",
     expect="fails",
 )
 def lem_2(ctx: Context) -> Evidence:
@@ -346,6 +347,7 @@ def lem_2(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2:proof-step1",
     source="Proof of Lemma 2 (Appendix B), first inequality",
     statement=f"Step 1: {STEP_TEXT['step1']}; {LEM2_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_2_step1(ctx: Context) -> Evidence:
@@ -360,6 +362,7 @@ def lem_2_step1(ctx: Context) -> Evidence:
     source="Proof of Lemma 2 (Appendix B), 'Invoking Lemma 1'",
     statement=f"Step 2 ('Invoking Lemma 1'): {STEP_TEXT['step2']}, f_min = inf f, h_min = inf h ({LEM2_READING}); "
     f"{LEM2_GRID}. Fails wherever lem-1 does (the 1/N in G_f, G_h).",
+    scope="printed",
     expect="fails",
 )
 def lem_2_step2(ctx: Context) -> Evidence:
@@ -374,6 +377,7 @@ def lem_2_step2(ctx: Context) -> Evidence:
     source="Proof of Lemma 2 (Appendix B), adding and subtracting f*, h*",
     statement=f"Step 3 (adding and subtracting f*, h*): the right side of step 2 equals {STEP_TEXT['step3'][4:]} "
     f"(to rounding: 1e-9 relative plus 1e-12 of the size of the terms); {LEM2_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_2_step3(ctx: Context) -> Evidence:
@@ -391,6 +395,7 @@ def lem_2_step3(ctx: Context) -> Evidence:
     "+ 4 eta^2 L_f (f* - inf f) (ratio eta^2 at x = x* when argmin f is in X_h^*, eta > 1), and a (eta f(x) - eta "
     "f*) + b (h(x) - h*) <= max{a, b} (eta f(x) - eta f* + h(x) - h*) needs f(x) >= f*, which fails off X_h^* "
     "when 4 L_h > 4 eta L_f.",
+    scope="printed",
     expect="fails",
 )
 def lem_2_max(ctx: Context) -> Evidence:
@@ -405,6 +410,7 @@ def lem_2_max(ctx: Context) -> Evidence:
     source="Proof of Lemma 2 (Appendix B), its closing step",
     statement="Step 5: G^2 + B^2 (f_eta(x) - (h* + eta f*)) <= G^2 + B^2 (f_eta(x) - f_eta^*) (f_eta^* <= h* + "
     f"eta f*); {LEM2_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_2_step5(ctx: Context) -> Evidence:
@@ -423,6 +429,7 @@ def lem_2_step5(ctx: Context) -> Evidence:
     "inf f) + 4 L_h (h(x) - inf h) <= B^2 (eta (f(x) - inf f) + h(x) - inf h) (both gaps >= 0); eta (f(x) - inf f) "
     "+ h(x) - inf h = f_eta(x) - f_eta^* + (f_eta^* - eta inf f - inf h) and f_eta^* <= h* + eta f*. Checked on "
     f"{LEM2_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_2_corrected(ctx: Context) -> Evidence:
@@ -450,6 +457,7 @@ LEM3_GRID = (
     "1-smooth and 1-strongly convex), G_g, G_h as printed in Lemma 1 (G_g = 0), B_g = B_h = 1, g* = min over "
     f"X_h^* of g; {LEM3_GRID}. Fails in family Q at every eta (G_h's 1/N) and in V13 for eta >= 1 (the max step, "
     "as in lem-2:proof-max; Prop 7 uses this lemma with the printed eta-hat = 11).",
+    scope="printed",
     expect="fails",
 )
 def lem_3(ctx: Context) -> Evidence:
@@ -464,6 +472,7 @@ def lem_3(ctx: Context) -> Evidence:
     source="Lemma 3, corrected as lem-2:corrected with f -> g, L_f = 1",
     statement="Corrected: (1/N) sum_i ||grad h_i(x) + eta grad g(x)||^2 <= 2 G~_h^2 + B_ncvx^2 (eta (g* - inf g) + "
     f"g_eta(x) - g_eta^*) (G~_g = 0, h* = inf h; lem-2:corrected); {LEM3_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_3_corrected(ctx: Context) -> Evidence:

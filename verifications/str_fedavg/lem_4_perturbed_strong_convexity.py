@@ -183,6 +183,7 @@ LEM4_GRID = (
     "(x = x_eta + 10^U(-2,2) N(0, I), y, z = x + 10^U(-3,2) N(0, I) independently) and the extremal triple of the "
     "closed form (lem-4:exact); measured: the left-minus-right side of the rearranged inequality against (L_h + "
     "eta L_f)||z - x||^2, margin = required constant / printed constant.",
+    scope="printed",
     expect="holds",
 )
 def lem_4(ctx: Context) -> Evidence:
@@ -201,6 +202,7 @@ def lem_4(ctx: Context) -> Evidence:
     f"L_f per instance, {LEM4_GRID}. The printed constant is valid; since q/2 + q mu/(4q - 2 mu) < q for q > mu, "
     "c* = L_h + eta L_f only when h is constant and every f_i has Hessian mu_f I (lem-4:tight; the witness gives "
     "the spread of c*/(L_h + eta L_f)).",
+    scope="printed",
     expect="holds",
 )
 def lem_4_exact(ctx: Context) -> Evidence:
@@ -217,6 +219,7 @@ def lem_4_exact(ctx: Context) -> Evidence:
     "11}, 8 random x each) the triple z = x + u, y = x - u (u a unit vector) gives f_eta(z) - f_eta(y) + (eta "
     "mu_f/4)||y - z||^2 - <grad f_eta(x), z - y> = (L_h + eta L_f)||z - x||^2 exactly (relative 1e-9). With L_h > 0 "
     "the worst case is strictly smaller (witness: c*/(L_h + eta L_f) for isotropic h and f).",
+    scope="printed",
     expect="holds",
 )
 def lem_4_tight(ctx: Context) -> Evidence:

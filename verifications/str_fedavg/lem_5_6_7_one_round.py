@@ -156,6 +156,7 @@ def _lemma_evidence(data: dict, literal: bool = False, **witness) -> Evidence:
     "(L_h + eta L_f)^2 (1 + B^2)); f = "
     f"1/2||x||^2 (mu_f = L_f = 1); {LEMMA_TEXT}. Both sides are divided by the size of the terms (margin = lhs/rhs; "
     "it is close to 1 because the distance term dominates both sides).",
+    scope="printed",
     expect="holds",
 )
 def lem_5(ctx: Context) -> Evidence:
@@ -173,6 +174,7 @@ def lem_5(ctx: Context) -> Evidence:
     "L_f)). Reading: the printed bracket '(2 gamma~/3) E[f_eta(xbar^{r-1})] - f_eta(x_eta^*)' is read as (2 gamma~/3)"
     "(E f_eta(xbar^{r-1}) - f_eta^*), the form the proof of Prop 1 uses (coefficient -gamma~/3 after adding Lemma 5) "
     f"and that of [13, Lemma 8]; the literal reading is lem-6:literal. f = 1/2||x||^2; {LEMMA_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def lem_6(ctx: Context) -> Evidence:
@@ -191,6 +193,7 @@ def lem_6(ctx: Context) -> Evidence:
     f"gamma_l <= 1/(27 K B^2 (L_h + eta L_f)); f = 1/2||x||^2; {LEMMA_TEXT}. Fails whenever f_eta^* > 0 is not "
     "offset by (2 gamma~/3) f_eta(xbar^{r-1}) (here h* = 0 but f_eta^* > 0: the right side is negative near "
     "x_eta^*), so the literal bracket is a typo for (2 gamma~/3)(E f_eta - f_eta^*) (lem-6).",
+    scope="printed",
     expect="fails",
 )
 def lem_6_literal(ctx: Context) -> Evidence:
@@ -207,6 +210,7 @@ def lem_6_literal(ctx: Context) -> Evidence:
     f"gamma_g (L_h + eta L_f)^2 (1 + B^2)); outer Huber M^mu_l1 with mu = {HUBER_MU} (convex, L_f = 1/mu = 20, "
     "f* and x* by certified Clarabel, x_eta^* and f_eta^* certified by a duality gap); eps_r is the printed "
     f"E[.|F_r] (deterministic here); {LEMMA_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def lem_7(ctx: Context) -> Evidence:

@@ -43,6 +43,7 @@ KAPPAS = (1.0, 1.5, 2.0, 3.0)
         "directly and dist by the closed-form projection; and no larger alpha is admissible: along Pi(x0) + s v_r "
         "(s = 1e-3..1e2) h - h* <= alpha_2 s^2 (equality)"
     ),
+    scope="printed",
     expect="holds",
 )
 def weak_sharp_ls(ctx: Context) -> Evidence:
@@ -155,6 +156,7 @@ def _scan_bracket(U, v, base, directions, radii, ord: int, power: int) -> tuple[
         "kappa = 2, alpha_2 = sigma_30^2/(2N); ||Ux - v||_2 kappa = 1, sigma_r(U); ||Ux - v||_1 kappa = 1, the exact "
         "enumeration minimum of ||Ud||_1 over unit d in row(U) (U 5x8)"
     ),
+    scope="printed",
     expect="holds",
 )
 def weak_sharp_alpha(ctx: Context) -> Evidence:
@@ -196,6 +198,7 @@ ADMISSIBLE = {
         "||Ux - v||_p only with kappa = 1 (ratio ||Ud||_p s^{1 - kappa}); log-cosh h = mean log cosh(Ax - b) (10x20, "
         "consistent) with no kappa (quadratic at small s, linear at large s). Measured: number of mismatches"
     ),
+    scope="printed",
     expect="holds",
     figure="weak-sharpness-scan",
 )
@@ -238,6 +241,7 @@ def _paint_scans(path, scans: dict) -> None:
         "minimiser, the quadratic-growth ratio (h - h*)/dist^2 stays bounded away from 0 (alpha_hat_2(r) > 0, local "
         "kappa = 2), while the kappa = 1 ratio (h - h*)/dist -> 0 as r -> 0 (reported)"
     ),
+    scope="printed",
     expect="holds",
 )
 def weak_sharp_lasso(ctx: Context) -> Evidence:

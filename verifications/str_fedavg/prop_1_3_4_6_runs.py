@@ -163,6 +163,7 @@ def _ratio_note(t: dict, measured_key: str, bound: np.ndarray) -> float:
     "xbar^{r-1} (verbatim: weights summing to more than 1), theta = 1/(1 - 0.5 eta mu_f gamma~); f = 1/2||x||^2 "
     f"(mu_f = L_f = 1); {RUN_TEXT}. The verdict uses the printed output; the theta-average reading is "
     "prop-1:theta-avg.",
+    scope="printed",
     expect="holds",
 )
 def prop_1(ctx: Context) -> Evidence:
@@ -183,6 +184,7 @@ def prop_1(ctx: Context) -> Evidence:
     source="Proposition 1 (output normalised by sum_{r=1}^R theta^r)",
     statement="Prop 1's bound Err_eta for the theta-average xhat^R = sum_r theta^r xbar^{r-1}/sum_{r=1}^R theta^r "
     f"(the convex combination the proof's Jensen step needs) instead of the printed weights; {RUN_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_1_theta_avg(ctx: Context) -> Evidence:
@@ -209,6 +211,7 @@ def _prop3_sel(t: dict) -> np.ndarray:
     f"{PAPER}/prop-3:i-1",
     source="Proposition 3 (i-1)",
     statement=f"0 <= h(xbar^R) - h(x*) <= Err + 2 eta M (upper side judged; h >= h* is automatic); {PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_i1(ctx: Context) -> Evidence:
@@ -224,6 +227,7 @@ def prop_3_i1(ctx: Context) -> Evidence:
     source="Proposition 3 (ii-1)",
     statement="Case ii (kappa = 2, alpha = alpha_2): 0 <= h(xbar^R) - h(x*) <= Err + 2 eta M, the same inequality as "
     f"(i-1) (weak sharpness does not enter it); {PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_ii1(ctx: Context) -> Evidence:
@@ -237,6 +241,7 @@ def prop_3_ii1(ctx: Context) -> Evidence:
     source="Proposition 3 (i-2)",
     statement="(mu_f/2)||xbar^R - x*||^2 - ||grad f(x*)|| dist(xbar^R, X_h^*) <= f(xbar^R) - f(x*) <= Err/eta, both "
     f"sides judged (grid 'side'); {PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_i2(ctx: Context) -> Evidence:
@@ -251,6 +256,7 @@ def prop_3_i2(ctx: Context) -> Evidence:
     f"{PAPER}/prop-3:i-3",
     source="Proposition 3 (i-3)",
     statement=f"||xbar^R - x*||^2 <= (2/mu_f)(||grad f(x*)|| dist(xbar^R, X_h^*) + Err/eta); {PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_i3(ctx: Context) -> Evidence:
@@ -271,6 +277,7 @@ def _sharp_term(t: dict, err: np.ndarray) -> np.ndarray:
     source="Proposition 3 (ii-2)",
     statement="-||grad f(x*)|| ((Err + 2 eta M)/alpha)^{1/kappa} <= f(xbar^R) - f(x*) <= Err/eta (kappa = 2), both "
     f"sides judged; {PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_ii2(ctx: Context) -> Evidence:
@@ -287,6 +294,7 @@ def prop_3_ii2(ctx: Context) -> Evidence:
     statement="||xbar^R - x*||^2 <= (2/(mu_f eta)) Err + (2 ||grad f(x*)||/mu_f)((Err + 2 eta M)/alpha)^{1/kappa} "
     f"(kappa = 2; the printed 18 K (L_h + eta L_f) G^2/(K gamma_g^2) equals 18 (L_h + eta L_f) G^2/gamma_g^2); "
     f"{PROP3_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_ii3(ctx: Context) -> Evidence:
@@ -310,6 +318,7 @@ HUBER_TEXT = (
     source="Proposition 4",
     statement="f_eta(xbar^R) - f_eta^* <= Err' at the printed output (the uniform average is prop-4:uniform); "
     f"{HUBER_TEXT}; {RUN_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_4(ctx: Context) -> Evidence:
@@ -326,6 +335,7 @@ def prop_4(ctx: Context) -> Evidence:
     source="Proposition 4 (output normalised by R)",
     statement=f"Prop 4's bound Err' for the uniform average (1/R) sum_{{r=1}}^R xbar^{{r-1}}; {HUBER_TEXT}; "
     f"{RUN_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_4_uniform(ctx: Context) -> Evidence:
@@ -345,6 +355,7 @@ PROP6_TEXT = (
     f"{PAPER}/prop-6:i-1",
     source="Proposition 6 (i-1)",
     statement=f"0 <= h(xbar^R) - h(x*) <= Err' + 2 eta M (upper side judged); {PROP6_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_6_i1(ctx: Context) -> Evidence:
@@ -359,6 +370,7 @@ def prop_6_i1(ctx: Context) -> Evidence:
     f"{PAPER}/prop-6:ii-1",
     source="Proposition 6 (ii-1)",
     statement=f"Case ii: 0 <= h(xbar^R) - h(x*) <= Err' + 2 eta M, the same inequality as (i-1); {PROP6_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_6_ii1(ctx: Context) -> Evidence:
@@ -371,6 +383,7 @@ def prop_6_ii1(ctx: Context) -> Evidence:
     f"{PAPER}/prop-6:i-2",
     source="Proposition 6 (i-2)",
     statement=f"-||grad f(x*)|| dist(xbar^R, X_h^*) <= f(xbar^R) - f(x*) <= Err'/eta, both sides judged; {PROP6_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_6_i2(ctx: Context) -> Evidence:
@@ -386,6 +399,7 @@ def prop_6_i2(ctx: Context) -> Evidence:
     source="Proposition 6 (ii-2)",
     statement="-||grad f(x*)|| ((Err' + 2 eta M)/alpha)^{1/kappa} <= f(xbar^R) - f(x*) <= Err'/eta (kappa = 2), both "
     f"sides judged; {PROP6_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_6_ii2(ctx: Context) -> Evidence:

@@ -112,6 +112,7 @@ def _mc_evidence(entries: list[tuple[str, float, np.ndarray, float]], **witness)
     f"{PAPER}/prop-1:mc",
     source="Proposition 1",
     statement=f"E[f_eta(xbar^R) - f_eta^*] <= Err_eta (Prop 1) with noise and partial participation; {MC_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_1_mc(ctx: Context) -> Evidence:
@@ -136,6 +137,7 @@ def prop_1_mc(ctx: Context) -> Evidence:
     "X_h^*) - (f(xbar^R) - f*)] <= 0 (i-2 lower, one expectation of the difference); -E[f(xbar^R) - f*] <= "
     "||grad f(x*)|| ((Err + 2 eta M)/alpha_2)^{1/2} (ii-2 lower, kappa = 2); the horizon condition R >= 16 (L_h + eta "
     f"L_f)^2 (1 + B^2)/mu_f holds (its value is in the witness); {MC_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def prop_3_mc(ctx: Context) -> Evidence:

@@ -131,6 +131,7 @@ _UNROLL_SEQUENCES = (
     "g_{r-1}/sum_r theta^r <= e_0/(gamma~ sum_r theta^r) + gamma~ Psi. Evaluated on sequences satisfying the "
     "recursion: " + _UNROLL_SEQUENCES + ". The sequences are not claimed to come from runs of Algorithm 1 "
     "(Proposition 1 along runs is the claim prop-1).",
+    scope="printed",
     expect="fails",
 )
 def proof_unroll(ctx: Context) -> Evidence:
@@ -156,6 +157,7 @@ def proof_unroll(ctx: Context) -> Evidence:
     "gamma~ Psi: exact rationals on 400 seeded random sequences satisfying the recursion (g_{r-1} and the slack drawn "
     "in [0, max] with 1/100 steps, e_r >= 0; R in 1..20, x in {1/100, 1/10, 1/2}, gamma~ in {1/10, 1}, Psi in {0, "
     "1/10, 1}, e_0 = 1) and on the sequences of prop-1:proof-unroll: " + _UNROLL_SEQUENCES + ".",
+    scope="printed",
     expect="holds",
 )
 def proof_unroll_corrected(ctx: Context) -> Evidence:
@@ -197,6 +199,7 @@ def _printed_weight_sums(thetas, Rs) -> Points:
     statement="The printed output xbar^R = sum_{r=1}^R [theta^r/sum_{r^=1}^{R-1} theta^r] xbar^{r-1} is an average "
     "(its weights sum to 1), as Jensen's inequality needs: exact weight sums for theta in {1 + 1/1000, 1 "
     "+ 1/100, 1 + 1/10, 2} (theta > 1 as mu_f > 0), R = 2..40. At R = 1 the normalizer is an empty sum (0).",
+    scope="printed",
     expect="fails",
 )
 def prop1_avg(ctx: Context) -> Evidence:
@@ -216,6 +219,7 @@ def prop1_avg(ctx: Context) -> Evidence:
     source="Proposition 4 (theta = 1 as mu_f = 0; Appendix E uses the uniform average)",
     statement="The printed output of Proposition 4 (the formula of Proposition 1 with mu_f = 0, so theta = 1: weights "
     "1/(R - 1), r = 1..R) is an average: exact weight sums for R = 2..200. At R = 1 the normalizer is 0.",
+    scope="printed",
     expect="fails",
 )
 def prop4_avg(ctx: Context) -> Evidence:

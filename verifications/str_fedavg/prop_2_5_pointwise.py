@@ -265,7 +265,7 @@ def _register_pointwise():
         check = _pointwise_check(label.split(":")[-1], keys, mu_zero, label in ("prop-2:i-2", "prop-5:i-2"))
         check.__name__ = "pointwise_" + label.replace(":", "_").replace("-", "_")
         check.__doc__ = f"{label} ({source}), pointwise: {text}.\n\n{check.__doc__}"
-        claim(f"{PAPER}/{label}", source=source, statement=statement, expect="holds")(check)
+        claim(f"{PAPER}/{label}", source=source, statement=statement, scope="printed", expect="holds")(check)
 
 
 _register_pointwise()

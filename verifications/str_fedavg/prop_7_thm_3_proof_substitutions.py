@@ -32,6 +32,7 @@ PAPER = "str-fedavg"
     "((a, b) in {(7/12, 5/12), (2/3, 1/3), (3/5, 2/5)}; there theta^R >= R^(p/2), so the first terms agree up to that "
     "slack; a + b != 1 is prop-7:i:theta-R), p in {1, 2}, R in {10, 1e2, 1e3, 1e4}, kappa in {5/4, 3/2, 2, 3, 5}, 10 "
     "seeded draws of (D_0, Psi_1, W', M, ||grad f(x^t*)||, alpha) ~ 10^U[-2, 2] each, plus one M-dominated draw.",
+    scope="printed",
     expect="fails",
 )
 def prop7_proof_subst(ctx: Context) -> Evidence:
@@ -82,6 +83,7 @@ def prop7_proof_subst(ctx: Context) -> Evidence:
     "t/t) V(eta^) + (8 (ln t)^2/t^2) W(eta^), eta^ = 11. Grid: eta in {0.05, 0.2, 0.5, 1, 2, 5, 11}, alpha in {1/10, "
     "1, 10}, t in {10, 1e2, 1e3, 1e4} (points with eta gamma~/2 >= 1 skipped), 5 seeded draws of (D_0 ~ 10^U[-2, 2] "
     "and the bracket constants of thm-1:proof-eq8).",
+    scope="printed",
     expect="fails",
 )
 def thm3_ii2_subst(ctx: Context) -> Evidence:

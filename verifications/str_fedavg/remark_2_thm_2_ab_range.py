@@ -32,6 +32,7 @@ PAPER = "str-fedavg"
     "convex pair; a + b < 1 and a < 1 (root indices 1 - (a+b) and 1 - a of Theorem 2 (i-1), (i-2)) for the convex "
     "pair; 2a - b > 0 and a - b > 0 (root indices of Theorems 1-2 (i-1)) for both. Exact rational indicator per "
     "condition.",
+    scope="printed",
     expect="holds",
 )
 def remark2(ctx: Context) -> Evidence:
@@ -56,6 +57,7 @@ def remark2(ctx: Context) -> Evidence:
     "decay in R: 3 Q~^2/(eta gamma~ R) (f-gap, Proposition 6 (i-2)) and 3 Q~^2/(gamma~ R) (h-gap, (i-1)) at gamma~ = "
     "R^-a, eta = R^-b; their decay exponents (sympy: 1 - (a+b) and 1 - a, the printed root indices of (i-1), (i-2)) "
     "must be > 0. Exact on a = k/12, b = j/12, 1 <= j < k <= 12.",
+    scope="printed",
     expect="fails",
 )
 def thm2_ab_range(ctx: Context) -> Evidence:

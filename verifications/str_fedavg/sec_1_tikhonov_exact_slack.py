@@ -39,6 +39,7 @@ from .sharpness_instances import PAPER, RN, ls_30_50_5, rn_c
         "||x_eta - x*|| implied by (ii-3) at Err = 0 (||x - x*||^2 <= (2/mu_f)||grad f(x*)||(eta M/alpha_2)^{1/2}) "
         "lie below the lower ends of the 95% intervals of the log-log slopes fitted for eta <= 1e-2"
     ),
+    scope="printed",
     expect="holds",
     figure="tikhonov-path",
 )
@@ -107,6 +108,7 @@ def _tikhonov_socp(rn: RN, eta: float) -> tuple[np.ndarray, float, dict]:
         "the printed Case iii bound eta_paper: the excess f_eta(x*) - f_eta* is <= tol below eta_crit and > tol above "
         "it, tol = 1e-7 max(1, f_eta(x*)) (100x Clarabel's gap tolerance)"
     ),
+    scope="printed",
     expect="holds",
 )
 def exact_regularization(ctx: Context) -> Evidence:
@@ -148,6 +150,7 @@ def exact_regularization(ctx: Context) -> Evidence:
         "so under Case iii the Tikhonov point is the bilevel solution; measured eta_paper, bound eta_crit "
         "(the ratio eta_crit/eta_paper is reported; >= 2 since ||(U^+)'w|| <= ||w||/sigma_r)"
     ),
+    scope="printed",
     expect="holds",
 )
 def case_iii_exact(ctx: Context) -> Evidence:
@@ -224,6 +227,7 @@ def _slack(fam: Family) -> dict:
         "f = 1/2||x||^2) and C (||Ux - v||_2, f = 1/2||x - x0||^2), both from the KKT conditions by bisection on the "
         "multiplier, tol = 1e-12"
     ),
+    scope="printed",
     expect="holds",
 )
 def slack_deviation(ctx: Context) -> Evidence:
@@ -250,6 +254,7 @@ def slack_deviation(ctx: Context) -> Evidence:
         "= 2, alpha_2; C kappa = 1, sigma_r) for delta in 10^[-8, -2]; the fitted log-log slopes of dist vs delta "
         "are reported against 1/kappa"
     ),
+    scope="printed",
     expect="holds",
 )
 def slack_order(ctx: Context) -> Evidence:

@@ -99,6 +99,7 @@ def _fd_points() -> np.ndarray:
     "(1/lambda)(y - Pi[y])')",
     statement="The printed gradient grad f(y) + (1/lambda)(y - Pi_{X_h^*}[y]) equals the gradient of F_lambda(y) = "
     f"f(y) + (1/lambda)||y - Pi[y]||^2 as defined in (3), computed by {_FD_TEXT}.",
+    scope="printed",
     expect="fails",
 )
 def eq3_grad(ctx: Context) -> Evidence:
@@ -127,6 +128,7 @@ def eq3_grad(ctx: Context) -> Evidence:
     source="Sect. 2.2, (3) and the printed gradient after it, with the factors made consistent",
     statement="grad f(y) + (2/lambda)(y - Pi[y]) is the gradient of (3), and the printed grad f(y) + (1/lambda)(y - "
     f"Pi[y]) is the gradient of f(y) + (1/(2 lambda))||y - Pi[y]||^2; both by {_FD_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def eq3_grad_corrected(ctx: Context) -> Evidence:
@@ -187,6 +189,7 @@ def _moreau_values(factor: Fraction) -> Evidence:
     "convention the paper uses for M^mu_l1) for affine X = {z : U z = v}; sympy, exact minimisation over "
     "z = z_p + Z w (U 2 x 4 rational, Z an exact null basis), evaluated exactly at 4 rational y x lambda in "
     "{1/10, 1, 7/3}.",
+    scope="printed",
     expect="fails",
 )
 def moreau(ctx: Context) -> Evidence:
@@ -200,6 +203,7 @@ def moreau(ctx: Context) -> Evidence:
     source="Sect. 2.2, the lambda-smoothed indicator, with the factor 1/(2 lambda) of the envelope",
     statement="(1/(2 lambda))||y - Pi_X[y]||^2 equals min_z {I_X(z) + ||y - z||^2/(2 lambda)}; same instance and "
     "points as sec-2.2:moreau.",
+    scope="printed",
     expect="holds",
 )
 def moreau_corrected(ctx: Context) -> Evidence:
@@ -217,6 +221,7 @@ def moreau_corrected(ctx: Context) -> Evidence:
     "1/(eps^2 - mu)} is attained at y = 0, evaluated there by eigvalsh) and 2000 seeded pairs "
     "||grad F(y) - grad F(z)||/||y - z|| (y ~ N(0, 4I), z = y + N(0, s^2 I), s in {1e-3, 1e-2, 0.1, 1}), both "
     "<= L_f + 2/lambda.",
+    scope="printed",
     expect="holds",
 )
 def remark3_smooth(ctx: Context) -> Evidence:
@@ -246,6 +251,7 @@ def remark3_smooth(ctx: Context) -> Evidence:
     source="Remark 3 ('function g is 1-strongly convex and 1-smooth')",
     statement="g(x) = 1/2 ||x - y||^2 (problem (4)): the extreme eigenvalues of its Hessian (sympy, n = 4, symbolic "
     "y) are 1 and 1, i.e. the strong convexity and smoothness constants are exactly 1.",
+    scope="printed",
     expect="holds",
 )
 def remark3_g(ctx: Context) -> Evidence:

@@ -51,6 +51,7 @@ DRIFT_TEXT = (
     f"for both gamma_g; rounds: {DRIFT_ROUNDS} in the full profile, min({DRIFT_ROUNDS}, ceil(ln(1e-15)/ln "
     "rho)) in the quick one (rho < 1 the round map's spectral radius; rho, the rounds and rho^rounds are in the "
     f"witness); {DRIFT_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def drift_fixed_point_claim(ctx: Context) -> Evidence:
@@ -94,6 +95,7 @@ def _admissible_gamma_l(ctx: Context, gamma_g: float) -> float:
     "printed step bound (and 1/4 of it) for gamma_g in {1, 2}; the bias is O(gamma_l) (bias/gamma_l in the witness "
     "is about constant) and vanishes for K = 1 (witness, to rounding), so Algorithm 1 with constant steps does not "
     f"converge to the Tikhonov point; {DRIFT_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def drift_bias(ctx: Context) -> Evidence:
@@ -125,6 +127,7 @@ def drift_bias(ctx: Context) -> Evidence:
     "limits (grid 'output'), gamma_g in {1, 2}, gamma_l = Prop 1's printed bound x {1, 1/4}; the larger "
     f"gamma_l in {{0.05, ..., 0.005}} violate the printed step condition and are reported in the witness only; "
     f"{DRIFT_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def drift_floor(ctx: Context) -> Evidence:

@@ -188,6 +188,7 @@ _K_STATEMENT = (
     source="Sect. 5.1, the step rules and the results paragraph (Figure 1)",
     statement=_K_STATEMENT + " Step rule (a): gamma_l = 1/(R + Gamma)^{1/2}, eta = 1/(R + Gamma)^{1/4}, "
     "gamma_g = sqrt(N) as printed.",
+    scope="printed",
     expect="fails",
     figure="k-effect",
 )
@@ -204,6 +205,7 @@ def k_effect_printed(ctx: Context) -> Evidence:
     source="Sect. 5.1, the step rules and the results paragraph (Figure 1); Algorithm 1 (its convex step-size rule)",
     statement=_K_STATEMENT + " Step rule (b): Algorithm 1's convex rule gamma_l = 1/(gamma_g K (R + Gamma)^{1/2}), "
     "eta = 1/(R + Gamma)^{1/4}.",
+    scope="printed",
     expect="fails",
 )
 def k_effect_algorithm(ctx: Context) -> Evidence:
@@ -258,6 +260,7 @@ _S_STATEMENT = (
     f"{PAPER}/fig-1:printed-rule-stochastic",
     source="Sect. 5.1, the step rules and the results paragraph (Figure 1)",
     statement=_S_STATEMENT + " Step rule (a) as printed.",
+    scope="printed",
     expect="fails",
 )
 def k_effect_printed_stochastic(ctx: Context) -> Evidence:
@@ -270,6 +273,7 @@ def k_effect_printed_stochastic(ctx: Context) -> Evidence:
     f"{PAPER}/fig-1:algorithm-rule-stochastic",
     source="Sect. 5.1, the step rules and the results paragraph (Figure 1); Algorithm 1 (its convex step-size rule)",
     statement=_S_STATEMENT + " Step rule (b), Algorithm 1's convex rule.",
+    scope="printed",
     expect="fails",
     expect_full="inconclusive",
 )
@@ -320,6 +324,7 @@ def _top(x: np.ndarray, k: int) -> set[int]:
     "Support recovery (top-5 of |xbar_R| vs the support of x_true and the top-5 of the basis-pursuit solution) and "
     "the smoothing bias ||x_H*||_1 - f_l1* are reported in the witness. The quick scale (R = 400, eta = 0.222) "
     "fails (rule (a) K >= 5 unstable there); at R = 2000 (eta = 0.149) every configuration passes, narrowly.",
+    scope="printed",
     expect="fails",
     expect_full="holds",
 )

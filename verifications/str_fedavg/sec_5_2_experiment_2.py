@@ -48,6 +48,7 @@ from .sec_5_instances import (
     "M^mu_LSP(y^T) and the inner gap h(y^T) - h* are no larger for the larger K (rtol 1e-9). Stationarity "
     "||grad f(y^T) + (y^T - Pi[y^T])/lambda|| (exact Pi), dist, LSP and sparsity, and the exact-projection loop, "
     "are in the witness.",
+    scope="printed",
     expect="fails",
     figure="fig-2",
 )

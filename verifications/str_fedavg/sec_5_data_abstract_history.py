@@ -47,6 +47,7 @@ ABSTRACT_DATASETS = ("EMNIST", "CIFAR-10")
     "The inner problem (15) on the training rows is over-parameterised (more features than training rows, so for a "
     "full-row-rank design X*_h is an affine set of dimension >= 730 - 534 = 196): measured the number of training "
     "rows 1068/2, bound the number of features, relation <, exact (Fractions). Rows per agent in the witness.",
+    scope="printed",
     expect="holds",
 )
 def data_counts(ctx: Context) -> Evidence:
@@ -77,6 +78,7 @@ def data_counts(ctx: Context) -> Evidence:
     "Essential dataset [25]' (Sect. 5.2 uses 'the same' problem data, (16)). Measured: the "
     "number of abstract datasets found in the transcribed Section 5 text (witness), bound: the number named in the "
     "abstract, relation ==.",
+    scope="printed",
     expect="fails",
 )
 def abstract_experiments(ctx: Context) -> Evidence:
@@ -118,6 +120,7 @@ class _RowCounter:
     "(indices 0..K R_{t-1}, zeta_{i,0} written twice). Algorithm 1 draws zeta_{i,k-1}^r for r = 1..R_{t-1}, "
     "k = 1..K: K R_{t-1} per client. Measured: the draws per client counted in the simulator (IPIR-FedAvg with a "
     "one-row oracle, T = 6, t0 = 2, K = 3, N = 10, every t), bound: the printed count, relation ==.",
+    scope="printed",
     expect="fails",
 )
 def history(ctx: Context) -> Evidence:

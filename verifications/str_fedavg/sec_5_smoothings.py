@@ -46,6 +46,7 @@ def _huber_H(x: np.ndarray, mu: float) -> np.ndarray:
     "(iii) the printed gradient (x - p)/mu equals central finite differences of sum H_mu (step 1e-6, atol 1e-6) and "
     "the library gradient. Measured: the largest deviation of each part (relative for the value identity, absolute "
     "otherwise); bound: 1e-12 for the exact parts, 1e-6 for finite differences.",
+    scope="printed",
     expect="holds",
 )
 def huber(ctx: Context) -> Evidence:
@@ -115,6 +116,7 @@ def _lsp_evidence(regime: bool) -> Evidence:
     "minimiser of log(1 + |y|/eps) + (y - x)^2/(2 mu) on 242 points x in [-6, 6] (0 included): measured the largest "
     "objective excess of the printed point over an independent brute-force minimiser (4001-point grid plus "
     "golden-section refinement), <= 1e-9; the largest |printed - brute force| is in the witness.",
+    scope="printed",
     expect="holds",
 )
 def lsp_prox(ctx: Context) -> Evidence:
@@ -130,6 +132,7 @@ def lsp_prox(ctx: Context) -> Evidence:
     "r in {1.5, 4, 20}, eps in {0.1, 0.5, 1, 2}) the printed formula (evaluated verbatim, negative radicands "
     "clipped to 0) against the brute-force minimiser of log(1 + |y|/eps) + (y - x)^2/(2 mu) on 242 points of "
     "[-6, 6]: objective excess <= 1e-9 would mean the formula still gives the prox.",
+    scope="printed",
     expect="fails",
 )
 def lsp_prox_outside(ctx: Context) -> Evidence:

@@ -207,6 +207,7 @@ _THM2_CASE_I = "Theorem 2 Case i (gamma~ = R^-a, eta = R^-b)"
     f"condition gamma_l <= 1/(16(L_h + eta^ L_f)^2(1 + B^2) K gamma_g), eta^ = p/(e b mu_f^b), i.e. gamma~(R) <= "
     f"1/(16(L_h + eta^ L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ (the largest reading), condition with B^2 at "
     f"eta(R) (the most lenient); seeded draws and least-squares instances as in the module docstring.",
+    scope="printed",
     expect="fails",
 )
 def thm1_cond(ctx: Context) -> Evidence:
@@ -232,6 +233,7 @@ def thm1_cond(ctx: Context) -> Evidence:
     f"the schedule's own eta: gamma~(R) <= 1/(16(L_h + eta(R) L_f)^2 (1 + B^2)), with B^2 = B^2(eta(R)) in both the "
     f"threshold and the condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the "
     f"threshold at B^2(eta(R)).",
+    scope="printed",
     expect="holds",
 )
 def prop3_cond(ctx: Context) -> Evidence:
@@ -256,6 +258,7 @@ def prop3_cond(ctx: Context) -> Evidence:
     statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (threshold and stated step condition, both with "
     f"B^2 at eta^, the strictest reading) imply Proposition 3's horizon condition R >= 16(L_h + eta L_f)^2 (1 + "
     f"B^2)/mu_f at eta = eta(R), B^2 = B^2(eta(R)) (the most lenient reading).",
+    scope="printed",
     expect="fails",
 )
 def prop3_cond_horizon(ctx: Context) -> Evidence:
@@ -277,6 +280,7 @@ def prop3_cond_horizon(ctx: Context) -> Evidence:
     statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (B^2 at eta^, strictest) imply Lemma 6's step "
     f"condition gamma_l <= 1/(27 K B^2 (L_h + eta L_f)), i.e. gamma~(R) <= gamma_g/(27 B^2 (L_h + eta(R) L_f)), B^2 = "
     f"B^2(eta(R)) (most lenient), which Proposition 1's proof needs through Lemma 6.",
+    scope="printed",
     expect="fails",
 )
 def lem6_cond_thm1(ctx: Context) -> Evidence:
@@ -297,6 +301,7 @@ def lem6_cond_thm1(ctx: Context) -> Evidence:
     "p/(e b mu_f^b) at mu_f = 0: sympy takes the limit mu_f -> 0+ of the admissible gamma~ (taking B^2 = 4 L_h, the "
     "most lenient value), which must be at least the Case i schedule gamma~(R) = R^-a > 0; evaluated at the "
     "least-squares convex instances (a = 1/2, b = 1/4, Huber L_f = 20) at R = the threshold, 10x, 100x.",
+    scope="printed",
     expect="fails",
 )
 def thm2_cond(ctx: Context) -> Evidence:
@@ -328,6 +333,7 @@ def thm2_cond(ctx: Context) -> Evidence:
     f"gamma~(R) <= 1/(16(L_h + L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ = 1 (largest), condition with B^2 at "
     f"eta(R) (most lenient); seeded draws (L_h, L_f ~ 10^U[-3, 2], a ~ U[0.1, 1], b = a U[0.02, 0.98]) and the "
     f"least-squares convex instances.",
+    scope="printed",
     expect="fails",
 )
 def thm2_cond_eta1(ctx: Context) -> Evidence:
@@ -347,6 +353,7 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
     f"the schedule's eta: gamma~(R) <= 1/(16(L_h + R^-b L_f)^2 (1 + B^2)), B^2 = B^2(eta(R)) in threshold and "
     f"condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the threshold at "
     f"B^2(eta(R)).",
+    scope="printed",
     expect="holds",
 )
 def prop6_cond(ctx: Context) -> Evidence:
@@ -370,6 +377,7 @@ def prop6_cond(ctx: Context) -> Evidence:
     statement=f"{_THM2_CASE_I}: the threshold and the inherited step condition read with eta^ = 1 (both with B^2 at "
     f"eta^ = 1, strictest) imply Lemma 6's condition gamma~(R) <= gamma_g/(27 B^2 (L_h + R^-b L_f)), B^2 = "
     f"B^2(eta(R)) (most lenient); gamma_g ~ 10^U[0, 1] (1 for the instances).",
+    scope="printed",
     expect="fails",
 )
 def lem6_cond_thm2(ctx: Context) -> Evidence:
@@ -392,6 +400,7 @@ def lem6_cond_thm2(ctx: Context) -> Evidence:
     "Propositions 1/4), checked at the largest admissible gamma_l: ratio 27 B^2/(16 gamma_g (L_h + eta L_f)(1 + B^2)) "
     "<= 1; draws L_h, L_f ~ 10^U[-3, 2], eta ~ 10^U[-3, 1], gamma_g ~ 10^U[0, 1] (2000 quick, 20000 full), plus the "
     "least-squares instances (eta in {0.5, 0.1}, gamma_g = 1, f = ||x||^2/2 and Huber L_f = 20).",
+    scope="printed",
     expect="fails",
 )
 def lem6_cond(ctx: Context) -> Evidence:
@@ -473,6 +482,7 @@ def _prop7_state(ctx: Context, case: str) -> dict:
     "B_ncvx^2) K gamma_(g_t)) at eta = eta_t. Threshold with B_ncvx^2 at eta^ (largest), condition with B_ncvx^2 at "
     "eta_t (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], a ~ U[0.1, 1], b = a U[0.02, 0.98], plus Theorem 3's "
     "(a, b, p) = (7/12, 5/12, 2) at L_h in {0.01, 0.1, 1, 10, 100} and the least-squares L_h.",
+    scope="printed",
     expect="fails",
 )
 def prop7_cond(ctx: Context) -> Evidence:
@@ -491,6 +501,7 @@ def prop7_cond(ctx: Context) -> Evidence:
     "B_ncvx^2 at eta^ (largest), condition at eta (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], eta ~ "
     "10^U[-3, log10 11], plus Theorem 3's p = 2 with eta = 5.5 at L_h in {0.01, 0.1, 1, 10, 100} and the "
     "least-squares L_h.",
+    scope="printed",
     expect="fails",
 )
 def prop7_cond_ii(ctx: Context) -> Evidence:

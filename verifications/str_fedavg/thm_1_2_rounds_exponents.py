@@ -92,6 +92,7 @@ def _rate_claim(label: str, source: str, what: str, kind: str, printed, power, p
         source=source,
         statement=f"{what}: the largest eps-exponent of the printed O(.) is at least the largest one derived from the "
         f"explicit bounds (O(.) up to logarithmic factors); {grid_text}.",
+        scope="printed",
         expect=expect,
     )(check)
 

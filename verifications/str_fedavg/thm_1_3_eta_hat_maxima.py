@@ -42,6 +42,7 @@ def _sup_continuous(fun, hi: float) -> tuple[float, float]:
     "(the integer maximum is strictly smaller, witness): sympy solves d eta/dR = 0 and simplifies the difference; the "
     "supremum is also computed numerically (bounded Brent on ln R) for b in {1/3, 1/4, 1/2, 2/3, 9/10}, p in {1, 2, "
     "3}, mu_f in {1/10, 1, 10}.",
+    scope="printed",
     expect="holds",
 )
 def eta_hat_thm1(ctx: Context) -> Evidence:
@@ -79,6 +80,7 @@ def eta_hat_thm1(ctx: Context) -> Evidence:
     "integers 1 <= R <= 1e5 (1e6 in the full profile) of eta(R)/eta^ = e b ln R/R^b (free of p and mu_f), for b in "
     "{0.05, 0.1, 0.2, 1/4, 1/3, 0.4, 1/2, 2/3, 3/4, 0.9, 0.99}. eta(R) is not monotone: it increases up to R ~ "
     "e^(1/b) (witness), so eta(R) < eta(R') for some R < R'.",
+    scope="printed",
     expect="holds",
 )
 def eta_hat_thm1_bound(ctx: Context) -> Evidence:
@@ -140,6 +142,7 @@ _IPIR_NOTE = {
     source="Theorem 3 Case i (also Case ii, Proposition 7 and the proof of Theorem 3)",
     statement="'eta^ := max_t eta_t = 11' for eta_t = 2 ln(t)/t^(5/12): the maximum over real t >= 1 (bounded Brent; "
     "sympy closed form in the witness) and over integers t <= 1e5 (1e6 in the full profile) against 11.",
+    scope="printed",
     expect="fails",
 )
 def eta_hat_thm3(ctx: Context) -> Evidence:
@@ -154,6 +157,7 @@ def eta_hat_thm3(ctx: Context) -> Evidence:
     statement="What the proofs use of eta^ = 11: eta_t = 2 ln(t)/t^(5/12) <= 11 for every t >= 1 (so the brackets "
     "evaluated at eta^ bound those at eta_t, and R_t >= 16(L_h + eta^)^2(1 + B_ncvx^2) bounds the eta_t version): "
     "maximum over real t >= 1 and over integers t <= 1e5 (1e6 in the full profile).",
+    scope="printed",
     expect="holds",
 )
 def eta_hat_thm3_upper(ctx: Context) -> Evidence:
@@ -167,6 +171,7 @@ def eta_hat_thm3_upper(ctx: Context) -> Evidence:
     statement="'eta^ := max_t eta_t = 6/(e mu_f^b)' with mu_f = 1 (Algorithm 2 runs Algorithm 1 with strong convexity "
     "1, line 3 of Algorithm 2) for eta_t = 2 ln(t)/t^(5/12): the maximum over real t >= 1 and over integers t <= 1e5 "
     "(1e6 in the full profile) against 6/e.",
+    scope="printed",
     expect="fails",
 )
 def eta_hat2_thm3(ctx: Context) -> Evidence:
@@ -181,6 +186,7 @@ def eta_hat2_thm3(ctx: Context) -> Evidence:
     source="Proof of Theorem 3 (i-2)",
     statement="eta_t = 2 ln(t)/t^(5/12) <= 6/e for every t >= 1 (the use the proof makes of the printed value): "
     "maximum over real t >= 1 and over integers t <= 1e5 (1e6 in the full profile).",
+    scope="printed",
     expect="holds",
 )
 def eta_hat2_thm3_upper(ctx: Context) -> Evidence:

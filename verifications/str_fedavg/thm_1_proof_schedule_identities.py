@@ -51,6 +51,7 @@ PAPER = "str-fedavg"
     statement="eta gamma~ = (2/mu_f)(1 - 1/theta) with theta := 1/(1 - 0.5 eta mu_f gamma~): sympy simplification of "
     "the difference (eta, mu_f, gamma~ > 0), and exact rational evaluation of both sides on eta in {1/20, 1/5, 1/2, "
     "1}, mu_f in {1/10, 1, 3}, gamma~ in {1/100, 1/10, 1/2} (0.5 eta mu_f gamma~ < 1).",
+    scope="printed",
     expect="holds",
 )
 def proof_theta(ctx: Context) -> Evidence:
@@ -76,6 +77,7 @@ def proof_theta(ctx: Context) -> Evidence:
     "(theta, mu_f > 0, R symbolic), and the first expression (direct summation) against the last, exactly in "
     "rationals for x := 0.5 eta mu_f gamma~ in {1/100, 1/10, 1/2}, mu_f in {1/2, 1, 3}, R = 1..30 (eta gamma~ = "
     "2x/mu_f).",
+    scope="printed",
     expect="holds",
 )
 def proof_sum(ctx: Context) -> Evidence:
@@ -114,6 +116,7 @@ def _subst_symbolic() -> tuple[str, sp.Expr]:
     "ln(R)/2R)^R - 2)', i.e. 0.5 eta mu_f gamma~ = p ln R/(2R), for the theorem's 'some 0 < b < a <= 1': sympy gives "
     "the ratio in the witness; evaluated (30 digits) on (a, b) in {(2/3, 1/3), (7/12, 5/12), (1/2, 1/4), (3/4, 1/8), "
     "(3/4, 1/2), (1, 1/2)}, mu_f in {1/10, 1, 10}, p in {1, 2}, R in {1e2, 1e4}.",
+    scope="printed",
     expect="fails",
 )
 def proof_subst(ctx: Context) -> Evidence:
@@ -144,6 +147,7 @@ def proof_subst(ctx: Context) -> Evidence:
     statement="With b = 1 - a the Case i substitution 0.5 eta mu_f gamma~ = p ln R/(2R) is exact: sympy "
     "simplification of the difference for symbolic a, mu_f, p, R, and 30-digit evaluation at a in {2/3 (Table 1), "
     "7/12 (Theorem 3), 3/5, 3/4} (b = 1 - a < a), mu_f in {1/10, 1, 10}, p in {1, 2}, R in {1e2, 1e4}.",
+    scope="printed",
     expect="holds",
 )
 def proof_subst_corrected(ctx: Context) -> Evidence:
@@ -171,6 +175,7 @@ def proof_subst_corrected(ctx: Context) -> Evidence:
     "(p ln R < 2R throughout; float64 with log1p/expm1). R = 1 gives 0/0 on both sides and is left out. The printed "
     "argument replaces (1 - x)^(1/x) by its limit e^-1; sympy confirms the limit and that (1 - x)^(1/x) <= e^-1 on "
     "(0, 1) (witness), which makes the step valid for every R, not only in the limit.",
+    scope="printed",
     expect="holds",
 )
 def proof_limit(ctx: Context) -> Evidence:
@@ -237,6 +242,7 @@ def _symbolic_monotone() -> str:
     "at the Case i schedule, eta = eta(R)) <= [V(eta^) + W(eta^)/(mu_f^a R^a)]/(p ln R mu_f^(a-b) R^(a-b)) (printed, "
     "eta^ = p/(e b mu_f^b)); 30 random constant draws per (a, b) in the six pairs of thm-1:proof-subst, p in {1, 2}, "
     "mu_f in {1/10, 1, 10}, R in {1e2, 1e3, 1e4, 1e5}. The first term of (8) is thm-1:proof-subst.",
+    scope="printed",
     expect="holds",
 )
 def proof_eq8(ctx: Context) -> Evidence:
@@ -266,6 +272,7 @@ def proof_eq8(ctx: Context) -> Evidence:
     "(i-1) at the Case i schedule) <= V(eta^)/(mu_f^a R^a) + W(eta^)/(mu_f^(2a) R^(2a)) + 2 p ln R M/(mu_f^b R^b) "
     "(printed, eta^ = p/(e b mu_f^b)), on the grid of thm-1:proof-eq8. The first term, eta mu_f Q^2/(2(theta^R - 1)) "
     "<= p ln R mu_f^(1-b) Q^2/(2 R^b (R^(p/2) - 1)), is equivalent to theta^R >= R^(p/2) (thm-1:i:theta-R).",
+    scope="printed",
     expect="holds",
 )
 def proof_h(ctx: Context) -> Evidence:

@@ -58,6 +58,7 @@ _ETA_GRID = (0.05, 0.2, 0.5, 1.0)
     "1 >= R^(p/2) - 1, the factor the printed bounds use (equivalently, mu_f Q^2/(2(theta^R - 1)) <= mu_f "
     "Q^2/(2(R^(p/2) - 1))); 30-digit evaluation on the six (a, b) pairs of thm-1:proof-subst, p in {1, 2}, mu_f in "
     "{1/10, 1, 10}, R in {1e2, 1e3, 1e4, 1e5}.",
+    scope="printed",
     expect="fails",
 )
 def theta_thm1_i(ctx: Context) -> Evidence:
@@ -80,6 +81,7 @@ def theta_thm1_i(ctx: Context) -> Evidence:
     "1 >= R^(p/2) - 1, the factor behind the printed (mu_f Q^2/eps)^(2/p) terms; 0.5 eta mu_f gamma~ = eta p ln "
     "R/(2R), so theta^R ~ R^(eta p/2); 30 digits on eta in {0.05, 0.2, 0.5, 1}, p in {1, 2}, R in {1e2, 1e3, 1e4, "
     "1e5}.",
+    scope="printed",
     expect="fails",
 )
 def theta_thm1_iii(ctx: Context) -> Evidence:
@@ -100,6 +102,7 @@ def theta_thm1_iii(ctx: Context) -> Evidence:
     "first term 2 D_0/(eta gamma~ sum_r theta^r) = D_0/(theta^R - 1) is bounded by the printed D_0/(R_t^(p/2) - 1) "
     "iff theta^R - 1 >= R_t^(p/2) - 1; 30 digits on the six (a, b) pairs of thm-1:proof-subst (Theorem 3's (7/12, "
     "5/12) among them), p in {1, 2}, R_t in {1e2, 1e3, 1e4, 1e5}.",
+    scope="printed",
     expect="fails",
 )
 def theta_prop7_i(ctx: Context) -> Evidence:
@@ -121,6 +124,7 @@ def theta_prop7_i(ctx: Context) -> Evidence:
     "gamma~ sum_r theta^r) = D_0/(theta^R - 1) is bounded by the printed D_0/(eta (R_t^(p/2) - 1)) iff theta^R - 1 >= "
     "eta (R_t^(p/2) - 1); 30 digits on eta in {0.05, 0.2, 0.5, 1}, p in {1, 2} (Theorem 3 Case ii: p = 2), R_t in "
     "{1e2, 1e3, 1e4, 1e5}.",
+    scope="printed",
     expect="fails",
 )
 def theta_prop7_ii(ctx: Context) -> Evidence:

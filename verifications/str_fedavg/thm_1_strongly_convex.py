@@ -39,6 +39,7 @@ from .thm_1_2_runs import (
     "on "
     "LS(20,40,4) with f = 1/2||x||^2, at every R in {2^8..2^20} that meets the horizon and step "
     "conditions; outputs theta_avg and printed",
+    scope="printed",
     expect="holds",
 )
 def eq8(ctx: Context) -> Evidence:
@@ -62,6 +63,7 @@ def eq8(ctx: Context) -> Evidence:
     source="Proof of Theorem 1 (i-1), final f-gap bound",
     statement="f(xhat^R) - f* <= mu_f Q^2/(2(R^(p/2) - 1)) + [1/(p ln R mu_f^(a-b) R^(a-b))](Y/S + W/(mu_f^a R^a "
     "gamma_g^2)), Q = ||xbar^0 - x_eta^*||, on the runs and grid of eq-8 (R meeting the printed hypotheses)",
+    scope="printed",
     expect="holds",
 )
 def thm1_i1_explicit(ctx: Context) -> Evidence:
@@ -84,6 +86,7 @@ def thm1_i1_explicit(ctx: Context) -> Evidence:
     source="Proof of Theorem 1 (i-2), h-gap bound",
     statement="h(xhat^R) - h* <= p ln R mu_f^(1-b) Q^2/(2 R^b (R^(p/2) - 1)) + Y/(S mu_f^a R^a) + W/(mu_f^(2a) R^(2a) "
     "gamma_g^2) + 2 p M ln R/(mu_f^b R^b), M = f* - inf f, on the runs and grid of eq-8",
+    scope="printed",
     expect="holds",
 )
 def thm1_i2_explicit(ctx: Context) -> Evidence:
@@ -107,6 +110,7 @@ def thm1_i2_explicit(ctx: Context) -> Evidence:
     statement="OUTSIDE the printed hypotheses (R below the horizon or the step condition of Theorem 1 Case i): "
     "bound (8), the f-gap and the h-gap bounds of the proof of Theorem 1 at the grid points R in {2^8..2^20} that "
     "violate them, same runs as eq-8; not evidence for or against Theorem 1",
+    scope="printed",
     expect="holds",
 )
 def thm1_explicit_outside(ctx: Context) -> Evidence:
@@ -136,6 +140,7 @@ def thm1_explicit_outside(ctx: Context) -> Evidence:
     statement="Case ii (kappa = 2, alpha_2 = sigma_20(U)^2/(2N) exact): f(xhat^R) - f* >= -||grad f(x*)|| ((Err + 2 "
     "eta M)/alpha_2)^(1/2), with Err + 2 eta M replaced by the printed h-gap bound of the proof of Theorem 1 "
     "(the proof's substitution), on the runs and in-hypothesis grid of eq-8",
+    scope="printed",
     expect="holds",
 )
 def thm1_ii_explicit(ctx: Context) -> Evidence:
@@ -158,6 +163,7 @@ def thm1_ii_explicit(ctx: Context) -> Evidence:
     source="Proof of Theorem 1; Table 1 row sc (Remark 2)",
     statement=SLOPE_STATEMENT + ": Thm 1 Case i runs, p in {1, 2}, R in {2^14..2^20} (grid end; Table 1: "
     "f, h U.B. eps^-3 -> -1/3, f L.B. kappa = 2 eps^-6 -> -1/6, dist -1/6)",
+    scope="printed",
     expect="fails",
 )
 def thm1_slopes(ctx: Context) -> Evidence:
@@ -179,6 +185,7 @@ def thm1_slopes(ctx: Context) -> Evidence:
     source="Proof of Theorem 1; Table 1 row sc (Remark 2)",
     statement=SLOPE_STATEMENT + ": the same deterministic runs evaluated in closed form (exact affine round map) at "
     "R in {2^40, 2^44, ..., 2^60}, where eta(R) << lambda_min^+(H)",
+    scope="printed",
     expect="holds",
 )
 def thm1_slopes_asymptotic(ctx: Context) -> Evidence:
@@ -199,6 +206,7 @@ def thm1_slopes_asymptotic(ctx: Context) -> Evidence:
     statement="At every server iterate of the Thm 1 Case i runs (p in {1, 2}, R in {2^8..2^12} quick / {2^8..2^14} "
     "full, library runs): f(x) - f* >= (mu_f/2)||x - x*||^2 - ||grad f(x*)|| dist(x, X*) and dist(x, X*) <= "
     "((h(x) - h*)/alpha_2)^(1/2), alpha_2 = sigma_20(U)^2/(2N)",
+    scope="printed",
     expect="holds",
 )
 def thm1_iterates(ctx: Context) -> Evidence:

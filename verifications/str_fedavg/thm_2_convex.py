@@ -52,6 +52,7 @@ def _cv_evidence(ctx: Context, gap: str, bound: str) -> Evidence:
     "f* <= 3 Q~^2/(eta gamma~ R) + 3(gamma~/eta) Y/S + 3(gamma~^2/eta) W/gamma_g^2, gamma~ = R^(-1/2), "
     "eta = R^(-1/4), along deterministic runs on LS(20,40,4) with the Huber outer (mu = 0.05), R in {2^8..2^12} "
     "(quick) / {2^8..2^16} (full), outputs theta_avg and printed (theta = 1)",
+    scope="printed",
     expect="holds",
 )
 def thm2_i1_explicit(ctx: Context) -> Evidence:
@@ -65,6 +66,7 @@ def thm2_i1_explicit(ctx: Context) -> Evidence:
     source="Proposition 6 (i-1), with the Theorem 2 Case i schedule (proof of Theorem 2)",
     statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside): h(xhat^R) - h* <= 3 Q~^2/(gamma~ R) + "
     "3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M on the same runs and grid",
+    scope="printed",
     expect="holds",
 )
 def thm2_i2_explicit(ctx: Context) -> Evidence:
@@ -79,6 +81,7 @@ def thm2_i2_explicit(ctx: Context) -> Evidence:
     statement="OUTSIDE the printed hypotheses (as thm-2:i-1:explicit-outside; kappa = 2, alpha_2 exact): f(xhat^R) - "
     "f* >= -||grad f(x*)|| ((3 Q~^2/(gamma~ R) + 3 gamma~ Y/S + 3 gamma~^2 W/gamma_g^2 + 2 eta M)/alpha_2)^(1/2) on "
     "the Huber runs and grid of thm-2:i-1:explicit-outside",
+    scope="printed",
     expect="holds",
 )
 def thm2_ii_explicit(ctx: Context) -> Evidence:
@@ -102,6 +105,7 @@ def thm2_ii_explicit(ctx: Context) -> Evidence:
     statement=SLOPE_STATEMENT + ": Thm 2 Case i runs (Huber outer), R in {2^8..2^12} (quick) / {2^10..2^16} (full) "
     "(Table 1: h U.B. eps^-4 -> -1/4, f L.B. kappa = 2 eps^-8 -> -1/8, dist -1/8); figure gaps-vs-rounds (both "
     "theorems)",
+    scope="printed",
     expect="holds",
     figure="gaps-vs-rounds",
 )
@@ -154,6 +158,7 @@ def _figure(path, ctx: Context, cv: dict) -> None:
     source="Proposition 5 (i-2) lower bound (pointwise); weak sharpness (Notation)",
     statement="At every server iterate of the Thm 2 Case i runs (Huber outer, R in {2^8..2^12} quick / {2^8..2^16} "
     "full): f(x) - f* >= -||grad f(x*)|| dist(x, X*) and dist(x, X*) <= ((h(x) - h*)/alpha_2)^(1/2)",
+    scope="printed",
     expect="holds",
 )
 def thm2_iterates(ctx: Context) -> Evidence:

@@ -65,6 +65,7 @@ def _thm3_i1_rhs(inst: Instance, run: Run, T: int, F_star: float, eta_hat: float
     "E||xbar^0 - x^{t*}||^2, ||grad g(x^{t*})||, G_ncvx and M taken (a) as their max over t and (b) as their average "
     "over t; eta-hat in {11, sup_t eta_t}; IPIR runs of the module docstring (t0 in {0, 2}, T = 60 quick / 150 "
     "full). Outside Proposition 7's hypothesis on R_t.",
+    scope="printed",
     expect="holds",
 )
 def thm3_i1(ctx: Context) -> Evidence:
@@ -116,6 +117,7 @@ def thm3_i1(ctx: Context) -> Evidence:
     "per-t D_0 = ||xbar^0 - x^{t*}||^2, W_n = 18(L_h + eta-hat) G_ncvx^2/gamma_g^2 with G_ncvx^2 = 2 dist^2(y^t), "
     "M = dist^2(y^t)/2, eta-hat in {11, sup_t eta_t}; every inner output of the IPIR runs (t0 in {0, 2}, T = 60 quick "
     "/ 150 full). Outside Proposition 7's hypothesis on R_t.",
+    scope="printed",
     expect="holds",
 )
 def thm3_i2(ctx: Context) -> Evidence:
@@ -154,6 +156,7 @@ def thm3_i2(ctx: Context) -> Evidence:
     "sum_{t<T'} ||e^t||^2/T' for every prefix T' = 1..T of the deterministic IPIR runs (t0 in {0, 2}, T = 60 quick / "
     "150 full), e^t = x^t - Pi[y^t], F_lambda as in (3) with its exact gradient, F_lambda^* replaced by 0 <= "
     "F_lambda^* (both terms of (3) are >= 0), so the evaluated bound is never smaller than the printed one.",
+    scope="printed",
     expect="fails",
 )
 def eq12(ctx: Context) -> Evidence:
@@ -231,6 +234,7 @@ _RUN_TEXT = (
     source="Proof of Theorem 3 (i-1) ('Setting theta = 2, we obtain')",
     statement="F_lambda(y^{t+1}) <= F_lambda(y^t) - gamma(5/4 - gamma(L_f lambda + 2)/lambda)||grad F_lambda(y^t)||^2 "
     f"+ (gamma/lambda^2 + gamma^2 (L_f lambda + 2)/lambda^3)||e^t||^2 at every t, {_RUN_TEXT}.",
+    scope="printed",
     expect="fails",
 )
 def proof_descent_run(ctx: Context) -> Evidence:
@@ -244,6 +248,7 @@ def proof_descent_run(ctx: Context) -> Evidence:
     source="Proof of Theorem 3 (i-1) ('Therefore, we obtain')",
     statement="F_lambda(y^{t+1}) <= F_lambda(y^t) - (gamma/2)||grad F_lambda(y^t)||^2 + (gamma/lambda + gamma^2 "
     f"(L_f lambda + 2)/lambda^3)||e^t||^2 at every t, {_RUN_TEXT}.",
+    scope="printed",
     expect="fails",
 )
 def proof_step_run(ctx: Context) -> Evidence:

@@ -77,6 +77,7 @@ def _eq13(ctx: Context, corrected: bool) -> Evidence:
         "and the ray along v_r each. Weak sharpness only gives ((h - h*)/alpha)^{1/kappa}; the printed form is "
         "smaller by alpha^{1 - 1/kappa} when alpha > 1, kappa > 1"
     ),
+    scope="printed",
     expect="fails",
 )
 def eq13(ctx: Context) -> Evidence:
@@ -94,6 +95,7 @@ def eq13(ctx: Context) -> Evidence:
         "(1/alpha)(.)^{1/kappa} with alpha moved inside the root), on the instances and points of eq-13; equality "
         "along v_r"
     ),
+    scope="printed",
     expect="holds",
 )
 def eq13_corrected(ctx: Context) -> Evidence:

@@ -82,6 +82,7 @@ PRESUM_NAMES = ["D_0", "Y_n", "W_n", "D_0^(1/kappa)", "Y_n^(1/kappa)", "W_n^(1/k
     "sum_i A_i^(1/kappa) (kappa >= 1) splits the weak-sharpness term; ratio printed/derived evaluated with sympy "
     "at t in {5, 50}, kappa in {3/2, 3} and constants (C_lambda, ||grad f(x^t*)||, alpha, D_0, Y_n, W_n, M) = "
     "(3, 2, 1/2, 5, 7, 11, 13).",
+    scope="printed",
     expect="fails",
 )
 def proof_subst(ctx: Context) -> Evidence:
@@ -152,6 +153,7 @@ def _printed_descent() -> dict[str, tuple[sp.Expr, sp.Expr]]:
     "inequality with theta (both, any theta), 'Setting theta = 2' (both), the ||e||^2 coefficient of the step's "
     "conclusion, and the summed form divided by 2/gamma; exact rationals at (gamma, lambda, L_f, theta) in {(1/50, "
     "1/10, 1, 3), (1/7, 3, 2, 3)}.",
+    scope="printed",
     expect="fails",
 )
 def proof_descent_coefficients(ctx: Context) -> Evidence:
@@ -267,6 +269,7 @@ _DESCENT_GRID_TEXT = (
     statement="F(y+) <= F(y) - gamma (5/4 - gamma (L_f lambda + 2)/lambda) ||grad F(y)||^2 + (gamma/lambda^2 + "
     "gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2 for y+ = y - gamma(grad F(y) + e/lambda), gamma_max = 3 lambda/"
     f"(4(L_f lambda + 2)) (the step condition after 'Setting theta = 2'), {_DESCENT_GRID_TEXT}.",
+    scope="printed",
     expect="fails",
 )
 def proof_descent(ctx: Context) -> Evidence:
@@ -280,6 +283,7 @@ def proof_descent(ctx: Context) -> Evidence:
     source="Proof of Theorem 3 (i-1) ('Setting theta = 2') with the re-derived coefficient 3/4",
     statement="F(y+) <= F(y) - gamma (3/4 - gamma (L_f lambda + 2)/lambda) ||grad F(y)||^2 + (gamma/lambda^2 + "
     f"gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2, gamma_max = 3 lambda/(4(L_f lambda + 2)), {_DESCENT_GRID_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def proof_descent_corrected(ctx: Context) -> Evidence:
@@ -294,6 +298,7 @@ def proof_descent_corrected(ctx: Context) -> Evidence:
     "(5/4 - gamma (L_f lambda + 2)/lambda) <= 1/2')",
     statement="gamma <= 3 lambda/(4(L_f lambda + 2)) implies 5/4 - gamma (L_f lambda + 2)/lambda <= 1/2; exact "
     "rationals, lambda in {1/10, 1/2, 1, 10}, L_f in {1, 10}, gamma = gamma_max x {1, 1/2, 1/4, 1/8, 1/16, 1/64}.",
+    scope="printed",
     expect="fails",
 )
 def proof_step(ctx: Context) -> Evidence:
@@ -322,6 +327,7 @@ def proof_step(ctx: Context) -> Evidence:
     "(gamma/lambda + gamma^2 (L_f lambda + 2)/lambda^3) [e]^2', [.] the Euclidean norm)",
     statement="F(y+) <= F(y) - (gamma/2)||grad F(y)||^2 + (gamma/lambda + gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2 "
     f"for gamma <= gamma_max = 3 lambda/(4(L_f lambda + 2)), {_DESCENT_GRID_TEXT}.",
+    scope="printed",
     expect="fails",
 )
 def proof_step_conclusion(ctx: Context) -> Evidence:
@@ -336,6 +342,7 @@ def proof_step_conclusion(ctx: Context) -> Evidence:
     statement="For gamma <= lambda/(4(L_f lambda + 2)): F(y+) <= F(y) - (gamma/2)||grad F(y)||^2 + (gamma/lambda^2 + "
     "gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2 (the form summed before (12), so (12) follows with this smaller step); "
     f"gamma_max = lambda/(4(L_f lambda + 2)), {_DESCENT_GRID_TEXT}.",
+    scope="printed",
     expect="holds",
 )
 def proof_step_corrected(ctx: Context) -> Evidence:

@@ -298,6 +298,7 @@ def _sum_claim(key: str, expect: str, note: str = ""):
         source=s.source,
         statement=f"({key}) {s.text} for every T >= 1 (as used to pass from the pre- to the post-substitution "
         f"expression); float64 cumulative sums, {grid}T = {s.t_from}..1e5 (quick) / 1e7 (full).{note}",
+        scope="printed",
         expect=expect,
     )(check)
 
@@ -332,6 +333,7 @@ def _li_bound(q: float):
     statement="sum_{t=2}^{T+1} 1/(ln t t^(1/6)) <= 1/(2^(1/6) ln 2) + li((T+1)^(5/6)) - li(2^(5/6)) for every T >= 1 "
     "(li(y) ~ y/ln y, so the right-hand side is (6/5) T^(5/6)/ln T (1 + O(1/ln T)): the printed order "
     "T^(-1/6)/ln T of the Y_n term of Theorem 3 (i-1) survives); float64 sums, T = 1..1e5 (quick) / 1e7 (full).",
+    scope="printed",
     expect="holds",
 )
 def proof_sum_b_corrected(ctx: Context) -> Evidence:
@@ -346,6 +348,7 @@ def proof_sum_b_corrected(ctx: Context) -> Evidence:
     statement="sum_{t=2}^{T+1} 1/(ln t t^(3/4)) <= 1/(2^(3/4) ln 2) + li((T+1)^(1/4)) - li(2^(1/4)) for every T >= 1 "
     "(~ 4 T^(1/4)/ln T: the order T^(-3/4)/ln T of the W_n term survives with the constant 4 instead of the printed "
     "3/2); float64 sums, T = 1..1e5 (quick) / 1e7 (full).",
+    scope="printed",
     expect="holds",
 )
 def proof_sum_c_corrected(ctx: Context) -> Evidence:
@@ -368,6 +371,7 @@ def _d_corrected_rhs(T, k):
     "((1-s) T), s = 17/(12 kappa), for every T >= 1: order (ln T)^(1/kappa) T^(-s) with constant 4^(1/kappa)/(1-s) "
     "for kappa > 17/12 (printed: 2 4^(1/kappa)), and (ln T)^(1/kappa)/T, not T^(-s), for 1 < kappa < 17/12; "
     "kappa in {1.25, 1.5, 2, 3, 5}, float64 sums, T = 1..1e5 (quick) / 1e7 (full).",
+    scope="printed",
     expect="holds",
 )
 def proof_sum_d_corrected(ctx: Context) -> Evidence:
@@ -406,6 +410,7 @@ def _power_sum_ratio(kappa: float, T: int) -> float:
     "1.25 / 1.5 / 2 / 3 / 5 (and fails at T0 - 1). Checked: float64 cumulative sums on T0..1e5 (quick) / 1e7 (full) "
     "where T0 is below, Hurwitz-zeta partial sums at T0..T0+20 and 100 log-spaced T in [T0, 1e15]; the T -> oo ratio "
     "is T^(-1/(6 kappa))/(1 - 7/(6 kappa)) -> 0.",
+    scope="printed",
     expect="holds",
 )
 def proof_sum_f_corrected(ctx: Context) -> Evidence:
@@ -438,6 +443,7 @@ def proof_sum_f_corrected(ctx: Context) -> Evidence:
     source=f"Proof of Theorem 3 (ii-1), {_PRE}: sum (h) from T = 3 on",
     statement="sum_{t=2}^{T+1} 1/(t-1) <= 2 ln T for every T >= 3 (it fails at T = 1, 2; sum (a), 1 + ln T, covers "
     "every T >= 1); float64 sums, T = 3..1e5 (quick) / 1e7 (full); the ratio tends to 1/2.",
+    scope="printed",
     expect="holds",
 )
 def proof_sum_h_corrected(ctx: Context) -> Evidence:

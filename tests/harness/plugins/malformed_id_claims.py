@@ -3,6 +3,6 @@
 from fedtheory.harness.claims import Evidence, claim
 
 
-@claim("no slash and spaces", source="test", statement="", expect="holds")
+@claim("no slash and spaces", source="test", statement="", scope="printed", expect="holds")
 def malformed(ctx):
     return Evidence(1.0, 2.0, "<=")

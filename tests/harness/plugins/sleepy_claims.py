@@ -10,13 +10,19 @@ NAP = float(os.environ.get("SLEEPY_SECONDS", "0"))
 
 for _i in range(int(os.environ.get("SLEEPY_COUNT", "6"))):
 
-    @claim(f"test-sleepy/nap:{_i}", source="test", statement="sleeps SLEEPY_SECONDS, then 1 <= 2", expect="holds")
+    @claim(
+        f"test-sleepy/nap:{_i}",
+        source="test",
+        statement="sleeps SLEEPY_SECONDS, then 1 <= 2",
+        scope="printed",
+        expect="holds",
+    )
     def _nap(ctx: Context, i=_i) -> Evidence:
         time.sleep(NAP)
         return Evidence(1.0, 2.0, "<=", witness={"i": i})
 
 
-@claim("test-sleepy/figure", source="test", statement="draws a figure", expect="holds", figure="fig")
+@claim("test-sleepy/figure", source="test", statement="draws a figure", scope="printed", expect="holds", figure="fig")
 def drawn(ctx: Context) -> Evidence:
     ctx.draw(_paint)
     return Evidence(1.0, 2.0, "<=")
@@ -27,17 +33,31 @@ def _paint(path) -> None:
     path.write_bytes(b"\x89PNG fixed bytes " + os.environ.get("SLEEPY_FIGURE", "a").encode())
 
 
-@claim("test-sleepy/figure-raises", source="test", statement="fails to draw", expect="holds", figure="broken")
+@claim(
+    "test-sleepy/figure-raises",
+    source="test",
+    statement="fails to draw",
+    scope="printed",
+    expect="holds",
+    figure="broken",
+)
 def broken(ctx: Context) -> Evidence:
     raise RuntimeError("no data for the figure")
 
 
-@claim("test-sleepy/figure-missing", source="test", statement="forgets to draw", expect="holds", figure="missing")
+@claim(
+    "test-sleepy/figure-missing",
+    source="test",
+    statement="forgets to draw",
+    scope="printed",
+    expect="holds",
+    figure="missing",
+)
 def missing(ctx: Context) -> Evidence:
     return Evidence(1.0, 2.0, "<=")
 
 
-@claim("test-sleepy/crash", source="test", statement="kills its worker process", expect="holds")
+@claim("test-sleepy/crash", source="test", statement="kills its worker process", scope="printed", expect="holds")
 def crash(ctx: Context) -> Evidence:
     import multiprocessing
     import signal

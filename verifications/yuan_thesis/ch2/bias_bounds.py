@@ -132,6 +132,7 @@ def _upper(ctx: Context, measured_of, bound_of, *, ks: slice = slice(1, None), n
     source="Theorem A.1, eq. (A.6)",
     statement="For eta <= 1/L and any start, |E x_SGD^(k) - z_GD^(k)| <= min{4 eta^2 k^(3/2) L sigma, "
     "eta k^(1/2) sigma}.",
+    scope="printed",
     expect="holds",
 )
 def thm_a1(ctx: Context) -> Evidence:
@@ -149,6 +150,7 @@ def thm_a1(ctx: Context) -> Evidence:
     source="Theorem 2.6",
     statement="There is an absolute c_bar with |bias_k| <= c_bar eta^2 k^(3/2) L sigma for eta <= 1/L; "
     "checked with c_bar = 4, the constant of Theorem A.1.",
+    scope="printed",
     expect="holds",
 )
 def thm_26(ctx: Context) -> Evidence:
@@ -165,6 +167,7 @@ def thm_26(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.2",
     source="Lemma A.2",
     statement="For eta <= 1/L, |bias_k| <= ((1 + eta L)^k - 1)/(eta L) * 2 eta^2 L k^(1/2) sigma.",
+    scope="printed",
     expect="holds",
 )
 def lem_a2(ctx: Context) -> Evidence:
@@ -180,6 +183,7 @@ def lem_a2(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.2:proof-variance",
     source="proof of Lemma A.2, the variance bound 'by standard convex stochastic analysis' (cites [70])",
     statement="E|x_SGD^(k) - E x_SGD^(k)|^2 <= 2 eta^2 k sigma^2.",
+    scope="printed",
     expect="holds",
 )
 def lem_a2_variance(ctx: Context) -> Evidence:
@@ -191,6 +195,7 @@ def lem_a2_variance(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.2:proof-smoothness",
     source="proof of Lemma A.2, the step marked 'by L-smoothness of F'",
     statement="As printed: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= eta L E|x_SGD^(k) - z_GD^(k)|.",
+    scope="printed",
     expect="fails",
 )
 def lem_a2_smoothness(ctx: Context) -> Evidence:
@@ -208,6 +213,7 @@ def lem_a2_smoothness(ctx: Context) -> Evidence:
     source="proof of Lemma A.2, the step marked 'by L-smoothness of F', corrected",
     statement="Corrected step: E|grad F(x_SGD^(k)) - grad F(z_GD^(k))| <= L E|x_SGD^(k) - z_GD^(k)| "
     "(L-smoothness); with it the chain yields (A.7) as printed.",
+    scope="printed",
     expect="holds",
 )
 def lem_a2_smoothness_corrected(ctx: Context) -> Evidence:
@@ -224,6 +230,7 @@ def _dist(ctx: Context) -> np.ndarray:
     f"{PAPER}/lem-a.2:eq-a.7",
     source="proof of Lemma A.2, eq. (A.7)",
     statement="|bias_{k+1}| <= (1 + eta L)|bias_k| + 2 eta^2 L k^(1/2) sigma for every k >= 0.",
+    scope="printed",
     expect="holds",
 )
 def lem_a2_eq_a7(ctx: Context) -> Evidence:
@@ -241,6 +248,7 @@ def lem_a2_eq_a7(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.3",
     source="Lemma A.3",
     statement="For eta <= 1/L, |bias_k| <= eta k^(1/2) sigma.",
+    scope="printed",
     expect="holds",
 )
 def lem_a3(ctx: Context) -> Evidence:
@@ -252,6 +260,7 @@ def lem_a3(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.3:proof-msd",
     source="proof of Lemma A.3, the bound E||x_SGD^(k) - z_GD^(k)||^2 <= eta^2 k sigma^2",
     statement="E|x_SGD^(k) - z_GD^(k)|^2 <= eta^2 k sigma^2.",
+    scope="printed",
     expect="holds",
 )
 def lem_a3_msd(ctx: Context) -> Evidence:
@@ -305,6 +314,7 @@ def _a4_evidence(ctx: Context, k_min: int) -> tuple[Evidence, dict]:
     statement="As printed: for any L, sigma, K there are f, D (Assumption 2.1') such that for any "
     "eta <= 1/(2L) and any k <= K, from the optimum, |bias_k| >= 0.002 min{eta^2 k^(3/2) L sigma, "
     "eta^(1/2) L^(-1/2) sigma}.",
+    scope="printed",
     expect="fails",
 )
 def thm_a4(ctx: Context) -> Evidence:
@@ -324,6 +334,7 @@ def thm_a4(ctx: Context) -> Evidence:
     statement="Corrected range: on (L/2)psi and on (L/24)psi (the instance of Lemma A.5) with Gaussian noise, "
     "for eta L in {0.5, ..., 0.005} and every k in [2, 300], |bias_k| >= 0.002 min{eta^2 k^(3/2) L "
     "sigma, eta^(1/2) L^(-1/2) sigma}.",
+    scope="printed",
     expect="holds",
     figure="bias-second-order",
 )
@@ -339,6 +350,7 @@ def thm_a4_k_ge_2(ctx: Context) -> Evidence:
     source="Theorem 2.7",
     statement="On (L/2)psi with Gaussian noise, for any K, eta <= 1/(2KL) and k in [2, K]: |bias_k| >= "
     "c eta^2 k^(3/2) L sigma; checked with c = 0.002 (Theorem A.4's constant) for K up to 256.",
+    scope="printed",
     expect="holds",
 )
 def thm_27(ctx: Context) -> Evidence:
@@ -371,6 +383,7 @@ def thm_27(ctx: Context) -> Evidence:
     source="the paragraph after Theorem 2.7",
     statement="The lower bound improves on Omega(eta^2 k L sigma) of [132]: on (L/2)psi the bias grows faster "
     "than k; the fitted exponent of |bias_k| in k (eta L = 1e-4, k in [8, 128]) exceeds 1.",
+    scope="printed",
     expect="holds",
 )
 def thm_27_exponent(ctx: Context) -> Evidence:

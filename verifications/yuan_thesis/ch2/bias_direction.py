@@ -140,6 +140,7 @@ def _prediction(quarter: bool) -> np.ndarray:
     source="section 2.4.2 ('derive the direction of the iterate bias via a multi-dimensional SDE')",
     statement="In d = 2 (logistic regression, SGD sampling one point per step from x*), the eta^3 coefficient of the "
     "exact bias points along -grad^3 F(x*)[Sigma]: the cosine of the angle is 1 (k = 2..7).",
+    scope="printed",
     expect="holds",
 )
 def direction(ctx: Context) -> Evidence:
@@ -183,6 +184,7 @@ def _magnitude(quarter: bool) -> Evidence:
     source="section 2.4.2, the one-dimensional bias display and the paragraph after it, multi-dimensional analogue",
     statement="With the generator's factor 1/2, the eta^3 coefficient of the exact bias equals -(1/4) k (k - 1) "
     "grad^3 F(x*)[Sigma] (ratio 1 within the extrapolation error, k = 2..7).",
+    scope="printed",
     expect="holds",
 )
 def direction_magnitude(ctx: Context) -> Evidence:
@@ -196,6 +198,7 @@ def direction_magnitude(ctx: Context) -> Evidence:
     source="section 2.4.2, the one-dimensional bias display, multi-dimensional form",
     statement="The printed scale -(1/2) eta^3 k^2 grad^3 F(x*)[Sigma] matches the exact eta^3 coefficient (ratio 1, "
     "k = 2..7).",
+    scope="printed",
     expect="fails",
 )
 def direction_printed(ctx: Context) -> Evidence:
@@ -210,6 +213,7 @@ def direction_printed(ctx: Context) -> Evidence:
     statement="For eta <= 1/L: ||E x_k - z_k|| <= min{(1/4) eta^3 k^2 Q sigma^2, 4 eta^2 k^(3/2) L sigma, eta k^(1/2) "
     "sigma} for single-sample SGD on 4-point logistic regression in d = 2 (every sample path enumerated), from x* and "
     "two other starts, eta L in {0.05, 0.2, 0.5, 1} (eta L k up to 7).",
+    scope="printed",
     expect="holds",
 )
 def thm_a7_logistic(ctx: Context) -> Evidence:
@@ -236,6 +240,7 @@ def thm_a7_logistic(ctx: Context) -> Evidence:
     source="Theorem 2.15, section 2.4.1, on our 4-point l2-logistic regression with certified constants",
     statement="For eta <= 1/(2L): ||bias_k|| <= c_bar eta^3 k^2 Q sigma^2 with c_bar = 1/4 (Theorem A.7), from x* and "
     "two other starts, eta L in {0.05, 0.2, 0.5}, k <= 7.",
+    scope="printed",
     expect="holds",
 )
 def thm_215_logistic(ctx: Context) -> Evidence:
@@ -257,6 +262,7 @@ def thm_215_logistic(ctx: Context) -> Evidence:
     source="Theorem 2.15 (the Theta(eta^3 k^2) bias), section 2.4.1, on our 4-point logistic instance",
     statement="The bias from x* is third order in eta: fitted eta-exponent of ||E x_k - x*|| equal to 3 within 0.15 "
     "(k = 2..7, eta L in [0.0125, 0.05]).",
+    scope="printed",
     expect="holds",
 )
 def thm_215_logistic_exponent(ctx: Context) -> Evidence:

@@ -66,6 +66,7 @@ def _rate(eta, K, R):
     statement="FedAvg on f^(1) = (L/24)psi + xi x (Gaussian xi) from x^(0,0) = 0 with M = infinity: E x^(R,0) < 0 "
     "for eta L in {2, 1, 0.5, 0.1, 0.02, 0.005}, K in {2, 8, 32}, R in {1, 4, 16, 64} (the sign of "
     "(2.11)); the ratio to eta^(1/2) L^(-1/2) sigma min{1, (eta L K)^(1/2), (eta L K)^(3/2) R} is reported.",
+    scope="printed",
     expect="holds",
     figure="fedavg-bias-rounds",
 )
@@ -108,6 +109,7 @@ def _fixed_point(eta: float, K: int) -> float:
     "[1e-3, 1e-2]) and 1/2 where eta L K >> 1 (R -> infinity, K = 1000, eta L in [0.1, 1], so the chain "
     "relaxes within a round: eta a_mean K >= 6); fitted "
     "exponents within 0.15 of 2, 1, 1/2.",
+    scope="printed",
     expect="holds",
 )
 def lem211_regimes(ctx: Context) -> Evidence:
@@ -138,6 +140,7 @@ def lem211_regimes(ctx: Context) -> Evidence:
     source="Lemma 2.11 (any number of clients M)",
     statement="With finite M in {1, 4, 16}, eta L = 0.1, K = 16, R in {1, 4, 16}: E x^(R,0) < 0 (simultaneous 99% "
     "Monte Carlo intervals); for R = 1 it equals u_K(0) whatever M is.",
+    scope="printed",
     expect="holds",
 )
 def lem211_finite_m(ctx: Context) -> Evidence:
@@ -220,6 +223,7 @@ def c_discrete(r: float, K: int) -> float:
     statement="With infinitely many clients on (L/2)psi, the rounds' fixed point satisfies x_bar / (eta sigma sqrt(K)) "
     "-> c_K as eta -> 0 (K = 64), c_K the root of (1/K) sum_{k<K} [c + r E|c + sqrt(k/K) Z|] = 0 with "
     "r = delta/a_mean = 1/3; c_K tends to c* as K grows (the (eta L K)^(1/2) branch with its constant).",
+    scope="printed",
     expect="holds",
 )
 def lem211_fixed_point(ctx: Context) -> Evidence:

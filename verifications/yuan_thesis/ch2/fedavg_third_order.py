@@ -59,6 +59,7 @@ def e7_fixed_point(eta: float, K: int) -> float:
     statement="(Derived) FedAvg with M = infinity on (A.15) (L = sigma = 1, Q = 0.1, Gaussian noise) settles at "
     "x_bar < 0 with |x_bar| ~ eta^2 (K - 1) Q sigma^2 / (4 F''(0)): fitted eta-exponents of |x_bar| and of the error "
     "floor F(x_bar) - F* within 7.5% of 2 and 4, for K in {5, 10, 20} and eta L K <= 0.2.",
+    scope="printed",
     expect="holds",
 )
 def fixed_point_scaling(ctx: Context) -> Evidence:

@@ -24,6 +24,7 @@ PAPER = "yuan-thesis"
     source="Lemma A.14, appendix A.6",
     statement="For Q-third-order-smooth F and any x_1..x_M: ||grad F(xbar) - (1/M) sum_m grad F(x_m)||^2 <= "
     "(Q^2/(4M)) sum_m ||x_m - xbar||^4; checked on F = sum_i phi(x_i) (Q = 1) and on instance (A.15).",
+    scope="printed",
     expect="holds",
 )
 def lem_a14(ctx: Context) -> Evidence:
@@ -72,6 +73,7 @@ def _norm2(v) -> Fraction:
     "independent, each with fourth moment <= sigma^4)",
     statement="For independent zero-mean x, y with E||x||^4, E||y||^4 <= sigma^4: E||x + y||^2 <= 2 sigma^2 and "
     "E||x + y||^4 <= 8 sigma^4 (exact, random finite laws); E||x + y||^3 <= 4 sigma^3 in float.",
+    scope="printed",
     expect="holds",
 )
 def lem_a15(ctx: Context) -> Evidence:

@@ -48,6 +48,7 @@ def _bias_exact(problem, x0, eta, noise, k_max):
     source="Definition 2.5; the bias mechanism in the paragraph after Figure 2.1",
     statement="On a quadratic F with additive zero-mean noise, E[x_SGD^(k)] = z_GD^(k) exactly for every "
     "eta and k (the iterate bias vanishes; it needs a non-linear gradient).",
+    scope="printed",
     expect="holds",
 )
 def quadratic_zero_bias_rational(ctx: Context) -> Evidence:
@@ -88,6 +89,7 @@ def quadratic_zero_bias_rational(ctx: Context) -> Evidence:
     source="Definition 2.5; Section 2.2",
     statement="On a homogeneous quadratic with zero-mean noise, the exact mean of FedAvg's server iterate "
     "after R rounds equals the GD iterate after KR steps, for any M, K, eta.",
+    scope="printed",
     expect="holds",
 )
 def quadratic_zero_bias_moments(ctx: Context) -> Evidence:
@@ -156,6 +158,7 @@ def _kinked_law(a_plus, a_minus, eta, x0, k_max, sigma=Fraction(1)) -> rational.
     source="instance (2.4), with the mean recursion it implies (F' = a_mean x + delta |x|)",
     statement="On F'(x) = a_mean x + delta |x| with +-sigma noise, the exact law satisfies "
     "E x_{k+1} = (1 - eta a_mean) E x_k - eta delta E|x_k| for every k.",
+    scope="printed",
     expect="holds",
 )
 def kinked_mean_recursion_rational(ctx: Context) -> Evidence:
@@ -203,6 +206,7 @@ def _mc_agreement(points: Points, witness: dict) -> Evidence:
     source="instance (2.4)",
     statement="Monte Carlo SGD with +-sigma noise on the kinked instances reproduces the exact "
     "(rational-engine) E x_k within simultaneous 99% confidence intervals.",
+    scope="printed",
     expect="holds",
 )
 def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
@@ -224,6 +228,7 @@ def kinked_mean_mc_vs_rational(ctx: Context) -> Evidence:
     source="instance (2.4)",
     statement="Monte Carlo SGD with Gaussian noise on the kinked instances reproduces the density "
     "engine's E x_k within simultaneous 99% confidence intervals widened by the engine's error.",
+    scope="printed",
     expect="holds",
 )
 def kinked_mean_density_vs_mc(ctx: Context) -> Evidence:
@@ -253,6 +258,7 @@ def _abs_gaussian_mean(mu: float, sd: float) -> float:
     statement="The density engine's E x_2 on the kinked instances equals the closed form "
     "(1 - eta a_mean) m_1 - eta delta E|x_1|, x_1 ~ N(m_1, eta^2 sigma^2), within its "
     "reported discretisation error.",
+    scope="printed",
     expect="holds",
 )
 def kinked_mean_density_closed_form(ctx: Context) -> Evidence:
@@ -297,6 +303,7 @@ def _drift_claim(reading: str):
         source="the caption of Figure 2.1",
         statement=f"With xi ~ N(0, 0.01) read as {words}: the mean of x_k moves left of the optimum and "
         "keeps moving left: E x_k < 0 and E x_k decreasing over k = 128, 256, 512, 1024.",
+        scope="printed",
         expect="holds",
     )
     def drift(ctx: Context) -> Evidence:
@@ -339,6 +346,7 @@ drift_sd = _drift_claim("sd")
     statement="The paper's Monte Carlo experiment (65536 SGD runs of 1024 steps, both readings of "
     "N(0, 0.01)) agrees with the density engine's E x_k at k = 128, 256, 512, 1024 within "
     "simultaneous 99% confidence intervals.",
+    scope="printed",
     expect="holds",
     figure="fig-2.1",
 )
@@ -410,6 +418,7 @@ def _draw_fig21(path, problem, samples, dens_all) -> None:
     source="text after Theorem 2.15 ('if Q = 0 ... the iterate bias will disappear')",
     statement="With Q = 0 (every f(.; xi) quadratic) the iterate bias vanishes also under multiplicative noise: SGD on "
     "least squares sampling one row per step has E x_k = z_GD^(k) exactly (all row sequences enumerated).",
+    scope="printed",
     expect="holds",
 )
 def q0_multiplicative(ctx: Context) -> Evidence:
@@ -459,6 +468,7 @@ def q0_multiplicative(ctx: Context) -> Evidence:
     source="Figure A.1 and eq. (2.4)",
     statement="psi(x) = x^2 (x >= 0), x^2/2 (x < 0) has a continuous derivative psi' = 2x or x and psi'' in {1, 2}: "
     "it is convex and 2-smooth (Assumption 2.1' for (L/2)psi), and psi'' jumps at 0.",
+    scope="printed",
     expect="holds",
     figure="fig-a.1",
 )

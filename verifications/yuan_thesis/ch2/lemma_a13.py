@@ -248,6 +248,7 @@ def _over_families(ctx: Context, part: str, key: str, reduce) -> float:
     f"{PAPER}/lem-a.12:d",
     source="Lemma A.12(d)",
     statement="On (A.15) with U[-sigma, sigma] gradient noise, for every k: inf_x u_k'(x) >= (1 - eta L)^k.",
+    scope="printed",
     expect="holds",
 )
 def lem_a12d(ctx: Context) -> Evidence:
@@ -271,6 +272,7 @@ def lem_a12d(ctx: Context) -> Evidence:
     source="proof of Lemma A.12(d)",
     statement="Printed proof line: inf_x u'_{k+1}(x) <= (1 - eta L) inf_x u'_k(x) for every k (infima over the real "
     "line; measured as the ratio of the two sides).",
+    scope="printed",
     expect="holds",
 )
 def lem_a12d_proof(ctx: Context) -> Evidence:
@@ -299,6 +301,7 @@ def lem_a12d_proof(ctx: Context) -> Evidence:
     source="proof of Lemma A.12(d), with the direction the telescoping to (d) needs",
     statement="For every x and k: u'_{k+1}(x) >= (1 - eta L) inf_z u'_k(z) (so inf u'_{k+1} >= (1 - eta L) inf u'_k); "
     "measured as u'_{k+1}(x) / ((1 - eta L) inf_z u'_k(z)), its minimum over x.",
+    scope="printed",
     expect="holds",
 )
 def lem_a12d_proof_corrected(ctx: Context) -> Evidence:
@@ -317,6 +320,7 @@ def lem_a12d_proof_corrected(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.12:e",
     source="Lemma A.12(e)",
     statement="On (A.15) with U[-sigma, sigma] gradient noise, for every k: sup_x u_k''(x) <= 0.",
+    scope="printed",
     expect="holds",
 )
 def lem_a12e(ctx: Context) -> Evidence:
@@ -338,6 +342,7 @@ def lem_a12e(ctx: Context) -> Evidence:
     source="proof of Lemma A.12(e)",
     statement="Printed proof line: sup_x u''_{k+1} <= (1 - eta L)^2 sup_x u''_k - eta inf_x F'''(x) (1 - eta L)^k <= 0 "
     "for every k (suprema and infima over the real line; both inequalities checked).",
+    scope="printed",
     expect="holds",
 )
 def lem_a12e_proof(ctx: Context) -> Evidence:
@@ -365,6 +370,7 @@ _A13_STATEMENT = (
     f"{PAPER}/lem-a.13:a",
     source="Lemma A.13(a)",
     statement=_A13_STATEMENT.replace("FACTOR", "(1 - eta L)") + " (the window as printed).",
+    scope="printed",
     expect="fails",
 )
 def lem_a13a(ctx: Context) -> Evidence:
@@ -388,6 +394,7 @@ def lem_a13a(ctx: Context) -> Evidence:
     statement=_A13_STATEMENT.replace("FACTOR", "(1 - eta L)^k")
     + ", both with the printed window and with the step's window [x - eta F'(x) - eta sigma, x - eta F'(x) + eta "
     "sigma] (the one the proof from (f) gives).",
+    scope="printed",
     expect="holds",
 )
 def lem_a13a_corrected(ctx: Context) -> Evidence:
@@ -402,6 +409,7 @@ def lem_a13a_corrected(ctx: Context) -> Evidence:
     source="Lemma A.13(b)",
     statement="If Q <= L/(24 eta K sigma), then for every k < K: sup_{|x| <= L/(12Q)} u_k''(x) <= "
     "-sum_{j<k} (1 - eta L)^(2j+1) eta Q/2.",
+    scope="printed",
     expect="fails",
 )
 def lem_a13b(ctx: Context) -> Evidence:
@@ -423,6 +431,7 @@ def lem_a13b(ctx: Context) -> Evidence:
     source="Lemma A.13(b), iterating the corrected (a)",
     statement="If Q <= L/(24 eta K sigma), then for every k < K: sup_{|x| <= L/(12Q)} u_k''(x) <= "
     "-(1 - eta L)^(k-1) sum_{j<k} (1 - eta L)^j eta Q/2.",
+    scope="printed",
     expect="holds",
 )
 def lem_a13b_corrected(ctx: Context) -> Evidence:
@@ -436,6 +445,7 @@ def lem_a13b_corrected(ctx: Context) -> Evidence:
     source="Lemma A.13(c)",
     statement="If eta <= 1/(2L) and Q <= L/(24 eta K sigma), then for every k < K and |x| <= L/(24Q): "
     "u_{k+1}(x) - u_k(x - eta F'(x)) <= -(1/12) eta^3 sigma^2 Q sum_{j<k} (1 - eta L)^(2j+1).",
+    scope="printed",
     expect="fails",
 )
 def lem_a13c(ctx: Context) -> Evidence:
@@ -454,6 +464,7 @@ def lem_a13c(ctx: Context) -> Evidence:
     source="Lemma A.13(c), with the corrected (b)",
     statement="If eta <= 1/(2L) and Q <= L/(24 eta K sigma), then for every k < K and |x| <= L/(24Q): "
     "u_{k+1}(x) - u_k(x - eta F'(x)) <= -(1/12) eta^3 sigma^2 Q (1 - eta L)^(k-1) sum_{j<k} (1 - eta L)^j.",
+    scope="printed",
     expect="holds",
 )
 def lem_a13c_corrected(ctx: Context) -> Evidence:

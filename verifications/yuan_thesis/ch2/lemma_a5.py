@@ -75,6 +75,7 @@ def _log_slack_upper(eta: float, x0: float, k: int) -> float:
     "E x^(0) <= 0 (alpha_y = 1 - eta L/2): E x^(k) <= (1 - eta L/24)^k E x^(0) - (c_2/2) sigma eta^(1/2) "
     "L^(-1/2) min(1, eta L k)^(3/2). Checked: the c_2 the window's edge needs must stay bounded away from 0 as "
     "k grows (its log-decay rate per step >= 0), for c_1 in {1e-4, 1e-2, 1}.",
+    scope="printed",
     expect="fails",
 )
 def lem_a5(ctx: Context) -> Evidence:
@@ -117,6 +118,7 @@ def _slack_exact(eta: float, x0: np.ndarray, k: int) -> tuple[np.ndarray, np.nda
     "standard deviation of that linear chain, c_1 = 0.01 and k >= 2: E x^(k) < (1 - eta L/24)^k x_0 - "
     "(c_2/2) sigma eta^(1/2) L^(-1/2) min(1, eta L k)^(3/2) with c_2 > 0 (measured: the c_2 each point allows) for "
     "every x_0 in the window, eta L in [0.1, 2] (full profile: [0.02, 2]) and eta L k <= 100.",
+    scope="printed",
     expect="holds",
 )
 def lem_a5_corrected(ctx: Context) -> Evidence:

@@ -187,6 +187,7 @@ def _fedavg(
     "E||xbar^(R-1,K) - x*||^2 <= (1/(2 eta KR))||x^(0,0) - x*||^2 + eta sigma^2/M + "
     "(L/(MKR)) sum_r sum_{k<K} sum_m E||x_m^(r,k) - xbar^(r,k)||^2; checked on l2-regularised logistic regression "
     "(homogeneous and heterogeneous, one sampled row per step, certified L and sigma; simultaneous 99% intervals).",
+    scope="printed",
     expect="holds",
 )
 def lem23_logistic(ctx: Context) -> Evidence:
@@ -232,6 +233,7 @@ def lem23_logistic(ctx: Context) -> Evidence:
     "C((1) + (2) + (3) + (4)) with C = 18.5 (term-by-term constant of the proof, as in yuan-thesis/prop-2.1); "
     "checked on l2-regularised logistic regression (homogeneous, zeta = 0, and heterogeneous; one sampled row per "
     "step; certified L, sigma, zeta; simultaneous 99% intervals).",
+    scope="printed",
     expect="holds",
 )
 def prop21_logistic(ctx: Context) -> Evidence:
@@ -290,6 +292,7 @@ def prop21_logistic(ctx: Context) -> Evidence:
     "min{1/(2L), sqrt(M) B/(sqrt(KR) sigma), B^(1/3)/(K^(2/3) R^(1/3) Q^(1/3) sigma^(2/3))} and the weighted "
     "average x_hat: E F(x_hat) - F* <= 3B^2/(eta KR) + 96 eta^5 Q^2 K^3 R sigma^4 + eta sigma^2/M, with certified "
     "L, Q and sigma (fourth-moment bound, which also bounds the variance); simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def thm219_logistic(ctx: Context) -> Evidence:

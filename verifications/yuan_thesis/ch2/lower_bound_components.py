@@ -76,6 +76,7 @@ def _exact_bL(u: Fraction, K: int) -> Fraction:
     f"{PAPER}/claim-a.6",
     source="Claim A.6",
     statement="For eta <= 2/L and K >= 2: b <= -(0.001/L) min{1, (eta L K)^2}, b as in (A.9).",
+    scope="printed",
     expect="holds",
 )
 def claim_a6(ctx: Context) -> Evidence:
@@ -104,6 +105,7 @@ def claim_a6(ctx: Context) -> Evidence:
     source="proof of Claim A.6, Case 5",
     statement="As printed: for K >= 5, eta L < 1.04 (and eta L K > 2), b <= (1/(2L))(-1 - e^{-1.16 eta L K} + "
     "2 e^{-0.5 eta L K}).",
+    scope="printed",
     expect="fails",
 )
 def claim_a6_case5(ctx: Context) -> Evidence:
@@ -160,6 +162,7 @@ def _true_bL(K: int):
     source="proof of Claim A.6, Cases 1-3",
     statement="b L = -(1/16)u^2 (K = 2), -(3/16)u^2 + (1/64)u^3 (K = 3), -(3/16)u^2 + (3/64)u^3 - (7/2048)u^4 "
     "(K = 4), u = eta L, with b as in (A.9).",
+    scope="printed",
     expect="fails",
 )
 def claim_a6_case_formulas(ctx: Context) -> Evidence:
@@ -185,6 +188,7 @@ def claim_a6_case_formulas(ctx: Context) -> Evidence:
     statement="With b from (A.9): on each printed range (K = 2: eta L > 1; K = 3: eta L > 2/3; K = 4: eta L > 1/2; "
     "eta L <= 2), b L <= the printed intermediate bound (-(1/16), -(5/32), -(3/32)) (eta L)^2 and b L <= "
     "the printed final bound (-1/16, -5/72, -3/128).",
+    scope="printed",
     expect="fails",
 )
 def claim_a6_case_bounds(ctx: Context) -> Evidence:
@@ -218,6 +222,7 @@ def _lemma214_grid(ctx: Context):
     source="Lemma 2.14, eq. (2.15); constant c4 = 1/16000 from the proof",
     statement="For eta <= 2/L, K >= 2, even M, from x^(0,0) = 0: x^(R,0) <= -(1/16000) L^{-1} zeta_* min{1, eta L K, "
     "(eta L K)^2 R}.",
+    scope="printed",
     expect="holds",
 )
 def lem214_eq215(ctx: Context) -> Evidence:
@@ -257,6 +262,7 @@ C4 = 3 / 32 / 16000**2  # the constant (2.15)'s c4 = 1/16000 gives through F^(4)
     source="Lemma 2.14, eq. (2.16)",
     statement="As printed: F^(4)(x^(R,0)) >= C4 L^{-1} zeta_*^2 min{1, eta L K, (eta L K)^4 R^2}; checked with "
     "C4 = (3/32)(1/16000)^2, the constant the proof's c4 implies.",
+    scope="printed",
     expect="fails",
 )
 def lem214_eq216(ctx: Context) -> Evidence:
@@ -285,6 +291,7 @@ def lem214_eq216(ctx: Context) -> Evidence:
     source="Lemma 2.14, eq. (2.16), squared middle term",
     statement="Corrected: F^(4)(x^(R,0)) >= C4 L^{-1} zeta_*^2 min{1, (eta L K)^2, (eta L K)^4 R^2} with "
     "C4 = (3/32)(1/16000)^2, for eta <= 2/L, K >= 2, from x^(0,0) = 0.",
+    scope="printed",
     expect="holds",
 )
 def lem214_eq216_corrected(ctx: Context) -> Evidence:
@@ -310,6 +317,7 @@ def lem214_eq216_corrected(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.14:eq-a.11-a.12",
     source="proof of Lemma 2.14, (A.11) and (A.12)",
     statement="1 - a^R >= (1/16) min{1, eta L K R} (A.11) and 1 - a <= min{1, eta L K} (A.12) for eta <= 2/L.",
+    scope="printed",
     expect="holds",
 )
 def lem214_a11_a12(ctx: Context) -> Evidence:
@@ -341,6 +349,7 @@ def lem214_a11_a12(ctx: Context) -> Evidence:
     source="proof of Lemma 2.14, (A.8)-(A.10)",
     statement="FedAvg on f^(4) with even M (odd clients (L/8)x^2 - zeta x, even clients (L/16)x^2 + zeta x) follows "
     "x^(R,0) = a^R x^(0,0) + (1 - a^R)/(1 - a) b zeta_*, and F^(4) = (3/32) L x^2.",
+    scope="printed",
     expect="holds",
 )
 def lem214_a10(ctx: Context) -> Evidence:
@@ -377,6 +386,7 @@ def lem214_a10(ctx: Context) -> Evidence:
     source="Lemma 2.12, eq. (2.13); C2 = 1/32 from the proof",
     statement="F^(2) = (mu/2)x^2, deterministic FedAvg, K >= 2, R >= 1, eta <= 1/(mu K R): F^(2)(x^(R,0)) >= "
     "(1/32) mu (x^(0,0))^2.",
+    scope="printed",
     expect="holds",
 )
 def lem212(ctx: Context) -> Evidence:
@@ -404,6 +414,7 @@ def lem212(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.12:proof-fedavg-is-gd",
     source="proofs of Lemmas 2.12 and 2.13",
     statement="FedAvg on a deterministic quadratic (mu/2)x^2 with any M gives x^(R,0) = (1 - eta mu)^(KR) x^(0,0).",
+    scope="printed",
     expect="holds",
 )
 def lem212_gd(ctx: Context) -> Evidence:
@@ -424,6 +435,7 @@ def lem212_gd(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.13",
     source="Lemma 2.13, eq. (2.14)",
     statement="F^(3) = (L/2)x^2, deterministic FedAvg, eta >= 2/L: F^(3)(x^(R,0)) >= (1/2) L (x^(0,0))^2.",
+    scope="printed",
     expect="holds",
 )
 def lem213(ctx: Context) -> Evidence:
@@ -476,7 +488,7 @@ _ELEMENTARY = {
 
 
 def _elementary_claim(suffix: str, source: str, statement: str, domain, gap):
-    @claim(f"{PAPER}/{suffix}", source=source, statement=statement, expect="holds")
+    @claim(f"{PAPER}/{suffix}", source=source, statement=statement, scope="printed", expect="holds")
     def check(ctx: Context) -> Evidence:
         """lhs - rhs of the printed inequality in float64 on about 220 000 points of its domain (uniform over the
         first 10 units, log-spaced over the rest), against 0."""
@@ -510,6 +522,7 @@ for _suffix, (_source, _statement, _domain, _gap) in _ELEMENTARY.items():
     f"{PAPER}/claim-a.6:proof-binomial-sandwich",
     source="proof of Claim A.6",
     statement="For integers r >= 2 and 0 <= x <= 1: 1 - rx + C(r,2)x^2 - C(r,3)x^3 <= (1-x)^r <= 1 - rx + C(r,2)x^2.",
+    scope="printed",
     expect="holds",
 )
 def binomial_sandwich(ctx: Context) -> Evidence:
@@ -547,6 +560,7 @@ def coordinate4(M: int, zeta_star: float) -> FederatedQuadratic:
     "max_m sup_x ||grad F_m(x) - grad F(x)||^2 <= zeta^2) for any zeta_* > 0: a finite zeta exists. For quadratics "
     "grad F_m - grad F = (A_m - A) x - (b_m - b), bounded in x iff every A_m = A; measured: the Hessian heterogeneity "
     "max_m ||A_m - A||_2 of coordinate 4 (0 claimed), M in {2, 4, 10}, zeta_* in {0.1, 1, 10}.",
+    scope="printed",
     expect="fails",
 )
 def thm210_assumptions(ctx: Context) -> Evidence:

@@ -76,6 +76,7 @@ def _check(ctx: Context, step_rule, bound_of, label: str) -> Evidence:
     source="proof of Theorem 2.22, appendix A.5.2",
     statement="With eta = min{1/L, sqrt(Delta M)/(sigma sqrt(LKR)), Delta^(1/3)/(K R^(1/3) L^(2/3) G^(2/3))}: "
     "(1/KR) sum_{r,k} E||grad F(xbar^(r,k))||^2 <= 2 Delta/(eta KR) + 8 L^2 eta^2 G^2 K^2 + L eta sigma^2/M.",
+    scope="printed",
     expect="holds",
 )
 def thm222(ctx: Context) -> Evidence:
@@ -101,6 +102,7 @@ def thm222(ctx: Context) -> Evidence:
     source="proof of Theorem 2.23, appendix A.5.1",
     statement="With eta = min{1/L, sqrt(M Delta)/(sigma sqrt(LKR)), Delta^(1/5)/(K R^(1/5) Q^(2/5) G^(4/5))}: "
     "(1/KR) sum_{r,k} E||grad F(xbar^(r,k))||^2 <= 2 Delta/(eta KR) + 8 Q^2 eta^4 G^4 K^4 + 2 L eta sigma^2/M.",
+    scope="printed",
     expect="holds",
 )
 def thm223(ctx: Context) -> Evidence:

@@ -45,6 +45,7 @@ def chain_variance(a, k_, eta_=1.0, sigma_=1.0):
     source="eq. (2.5)",
     statement="y^(k) ~ alpha_y^k y^(0) + N(0, sigma_y^2) with sigma_y^2 = eta^2 sigma^2 (1 - alpha_y^k)/(1 - alpha_y) "
     "(and likewise z with alpha_z), for the chains y^(k+1) = alpha y^(k) - eta xi.",
+    scope="printed",
     expect="fails",
 )
 def eq_25(ctx: Context) -> Evidence:
@@ -76,6 +77,7 @@ def eq_25(ctx: Context) -> Evidence:
     source="eq. (2.5), with alpha^2 in the geometric sum",
     statement="Corrected: Var y^(k) = eta^2 sigma^2 (1 - alpha^(2k))/(1 - alpha^2) solves v_{k+1} = alpha^2 v_k + "
     "eta^2 sigma^2, v_0 = 0 (sympy, and exact rationals for k <= 300).",
+    scope="printed",
     expect="holds",
 )
 def eq_25_corrected(ctx: Context) -> Evidence:
@@ -112,6 +114,7 @@ def _series_coefficient(variance_expr, a_expr):
     source="section 2.2.1, the approximations of sigma_y^2 and sigma_z^2 'using the fact that eta L k << 1'",
     statement="Using eta L k << 1: sigma_y^2 ~ eta^2 sigma^2 k (1 - eta L k/4) and sigma_z^2 ~ eta^2 sigma^2 k "
     "(1 - eta L k/2) for the variances of y^(k), z^(k) (first-order coefficient in eta L k).",
+    scope="printed",
     expect="fails",
 )
 def eq_25_approx(ctx: Context) -> Evidence:
@@ -170,6 +173,7 @@ def _dominance_bound(variance, name: str) -> Evidence:
     "chains' true variances",
     statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) from x^(0) = 0, with sigma_y, sigma_z the standard "
     "deviations of the comparison chains (eta L <= 1, k <= 300).",
+    scope="printed",
     expect="holds",
 )
 def sketch_bound(ctx: Context) -> Evidence:
@@ -183,6 +187,7 @@ def sketch_bound(ctx: Context) -> Evidence:
     source="section 2.2.1, the bound on E[x^(k)] from x^(0) = 0 ('Plugging in the cdf of a Gaussian'), with (2.5) as "
     "printed",
     statement="E x^(k) <= -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) with sigma_y, sigma_z from (2.5) as printed.",
+    scope="printed",
     expect="holds",
 )
 def sketch_bound_printed(ctx: Context) -> Evidence:
@@ -196,6 +201,7 @@ def sketch_bound_printed(ctx: Context) -> Evidence:
     source="section 2.2.1, the last display (the approximation for eta L k << 1)",
     statement="As printed: -sigma_y/sqrt(2 pi) + sigma_z/sqrt(2 pi) ~ (eta sigma sqrt(k)/sqrt(2 pi)) (eta L k/8) for "
     "eta L k << 1 (ratio of the two sides -> 1).",
+    scope="printed",
     expect="fails",
 )
 def sketch_final(ctx: Context) -> Evidence:
@@ -232,6 +238,7 @@ def _sd_gap_at(h: float, kk: int, variance) -> float:
     statement="With x^(0) = y^(0) = z^(0), x^(k) is first-order stochastically dominated by y^(k) and by z^(k); "
     "checked in the stronger pathwise form x^(k) <= min(y^(k), z^(k)) on every +-sigma noise path (k <= 14) for "
     "eta L <= 1 and starts inside and outside 0.",
+    scope="printed",
     expect="holds",
 )
 def sketch_dominance(ctx: Context) -> Evidence:

@@ -212,6 +212,7 @@ def _dimension_claim(label: str, source: str, items: dict):
         source=source,
         statement=f"Every printed rate, bound and step size of {label} is dimensionally consistent "
         "([x] = length, [F] = objective units): " + "; ".join(items),
+        scope="printed",
         expect="holds",
     )
     def dims(ctx: Context) -> Evidence:
@@ -238,6 +239,7 @@ for _label, (_source, _items) in DIMENSION_GROUPS.items():
     source="Theorem 2.23 restated in A.5.1",
     statement="The A.5.1 restatement's middle term G sqrt(L) Delta / sqrt(MKR) has the units of ||grad F||^2 "
     "(as the main statement's G sqrt(L Delta)/sqrt(MKR) does).",
+    scope="printed",
     expect="fails",
 )
 def thm223_restatement(ctx: Context) -> Evidence:
@@ -259,6 +261,7 @@ def thm223_restatement(ctx: Context) -> Evidence:
     source="proof of Claim A.6 (appendix A.3.4.1), the case eta L K <= 2",
     statement="The printed chain b <= -(1/16L)C(K,2)u^2 + (3/(64L))C(K,2)u^2 = -(1/64)C(K,2)(eta L)^2 <= "
     "-(1/256) eta^2 K^2 L keeps the units of b (x^2/F) at every step.",
+    scope="printed",
     expect="fails",
 )
 def claim_a6_generic(ctx: Context) -> Evidence:
@@ -299,6 +302,7 @@ def _sample(ctx: Context, n: int) -> dict[str, np.ndarray]:
     source="text after Theorem 2.8",
     statement="The better of minibatch SGD and single-client SGD, LB^2/(KR) + sigma B/sqrt(MKR) + min(LB^2/R, "
     "sigma B/sqrt(KR)), is never worse than FedAvg's sharp rate (1) + (2) + (3).",
+    scope="printed",
     expect="holds",
 )
 def always_dominates(ctx: Context) -> Evidence:
@@ -328,6 +332,7 @@ def always_dominates(ctx: Context) -> Evidence:
     source="text after Theorem 2.8",
     statement="In that regime the naive algorithm improves on FedAvg by the factor (R sigma^2 L^2 / K)^(1/3), "
     "i.e. (3) / (LB^2/R) = (R sigma^2 L^2/K)^(1/3).",
+    scope="printed",
     expect="fails",
 )
 def improvement_factor(ctx: Context) -> Evidence:
@@ -361,6 +366,7 @@ def improvement_factor(ctx: Context) -> Evidence:
     statement="The two displays of Theorem 2.8 agree up to an absolute constant: with a = LB^2/(KR), b = LB^2, "
     "c = sigma B/sqrt(MKR), d = sigma B/sqrt(KR), e = (3): a + min{b, c + min{d, e}} and "
     "min{b, a + d, a + c + e} are within a factor 2 of each other.",
+    scope="printed",
     expect="holds",
 )
 def rearranging(ctx: Context) -> Evidence:
@@ -406,6 +412,7 @@ def _plugin(ctx: Context, rule, bound, rate, constant: float, what: str) -> Evid
     statement="With the prescribed eta = min{1/(4L), ...}, the pre-eta bound B^2/(2 eta KR) + eta sigma^2/M + "
     "4K eta^2 L sigma^2 + 18K^2 eta^2 L zeta^2 is O((1) + (2) + (3) + (4)); checked with the constant 18.5 "
     "that term-by-term substitution gives.",
+    scope="printed",
     expect="holds",
 )
 def prop21_step(ctx: Context) -> Evidence:
@@ -457,6 +464,7 @@ def prop21_step(ctx: Context) -> Evidence:
     statement="With eta = min{1/(2L), sqrt(M) B/(sqrt(KR) sigma), B^(1/3)/(K^(2/3) R^(1/3) Q^(1/3) sigma^(2/3))}, "
     "3B^2/(eta KR) + 96 eta^5 Q^2 K^3 R sigma^4 + eta sigma^2/M = O((1) + (2) + (3')); checked with the "
     "constant 99 that term-by-term substitution gives.",
+    scope="printed",
     expect="holds",
 )
 def thm219_step(ctx: Context) -> Evidence:

@@ -43,6 +43,7 @@ def gibbs_mean(scale: float, eta: float) -> float:
     source="Theorem A.4, as k -> infinity (z_k = x* = 0 for every k)",
     statement="The stationary mean of SGD started at the optimum obeys Theorem A.4's eta^(1/2) branch: "
     "|E x_inf| >= 0.002 eta^(1/2) L^(-1/2) sigma, on (L/2) psi and (L/24) psi for eta L in [0.01, 0.5].",
+    scope="printed",
     expect="holds",
 )
 def thm_a4_stationary(ctx: Context) -> Evidence:
@@ -76,6 +77,7 @@ def thm_a4_stationary(ctx: Context) -> Evidence:
     statement="The SDE's stationary (Gibbs) mean sqrt(2/pi)(s_+ - s_-) is the small-step limit of the discrete "
     "stationary bias: the relative error |E x_inf / Gibbs - 1| is first order in eta L (fitted log-log slope 1, "
     "within 0.15) on (L/2) psi and (L/24) psi.",
+    scope="printed",
     expect="holds",
 )
 def stationary_gibbs(ctx: Context) -> Evidence:

@@ -77,6 +77,7 @@ def _symbolic_equal(cell: str, reference) -> Evidence:
     source="Table 2.1 (cites [70]; the external bound itself is not reproduced)",
     statement="The previous homogeneous upper bound is LB^2/(KR) + sigma B/sqrt(MKR) + L^(1/3) sigma^(2/3) B^(4/3)/"
     "(K^(1/3) R^(2/3)): Proposition 2.1's rate (2.2) with zeta = 0.",
+    scope="printed",
     expect="holds",
 )
 def prev_upper_homog(ctx: Context) -> Evidence:
@@ -90,6 +91,7 @@ def prev_upper_homog(ctx: Context) -> Evidence:
     source="Table 2.1 (cites [70, 131])",
     statement="The previous heterogeneous upper bound adds L^(1/3) zeta^(2/3) B^(4/3)/R^(2/3): Proposition 2.1's "
     "rate (2.2).",
+    scope="printed",
     expect="holds",
 )
 def prev_upper_het(ctx: Context) -> Evidence:
@@ -104,6 +106,7 @@ def prev_upper_het(ctx: Context) -> Evidence:
     statement="The [132] lower bound's local-step term is L^(1/3) sigma^(2/3) B^(4/3)/(K^(1/3) R^(2/3)) (table), "
     "which the text gives as L^(1/3) sigma^(2/3) B^(4/3)/(K^(2/3) R^(2/3)), 'a factor of K^(1/3) "
     "weaker' than (3): the two printed forms agree.",
+    scope="printed",
     expect="fails",
 )
 def prev_lower_homog(ctx: Context) -> Evidence:
@@ -127,6 +130,7 @@ def prev_lower_homog(ctx: Context) -> Evidence:
     f"{PAPER}/prop-2.1:interp-132",
     source="text after Proposition 2.1, Section 2.1.1 (the [132] bound itself is external)",
     statement="The [132] term L^(1/3) sigma^(2/3) B^(4/3)/(K^(2/3) R^(2/3)) is a factor of K^(1/3) weaker than (3).",
+    scope="printed",
     expect="holds",
 )
 def interp_132(ctx: Context) -> Evidence:
@@ -147,6 +151,7 @@ def interp_132(ctx: Context) -> Evidence:
     statement="The previous heterogeneous lower bound never exceeds our heterogeneous lower bound (both the rows "
     "of the table), which never exceeds the previous heterogeneous upper bound, whenever zeta_* <= zeta "
     "(Assumption 2.3 implies 2.4).",
+    scope="printed",
     expect="holds",
 )
 def prev_lower_het(ctx: Context) -> Evidence:
@@ -200,6 +205,7 @@ def _asymptotic_cell(ctx: Context, cell: str, theorem) -> Evidence:
     source="Table 2.1, against Theorem 2.8 and the caption ('lower order terms as R -> infinity omitted')",
     statement="For all R beyond a finite R0, Theorem 2.8's display equals the cell LB^2/(KR) + sigma B/sqrt(MKR) + "
     "L^(1/3) sigma^(2/3) B^(4/3)/(K^(1/3) R^(2/3)).",
+    scope="printed",
     expect="holds",
 )
 def ours_homog(ctx: Context) -> Evidence:
@@ -214,6 +220,7 @@ def ours_homog(ctx: Context) -> Evidence:
     source="Table 2.1, against Theorem 2.10",
     statement="For all R beyond a finite R0, Theorem 2.10's display equals the cell (1) + (2) + (3) + "
     "L^(1/3) zeta_*^(2/3) B^(4/3)/R^(2/3).",
+    scope="printed",
     expect="holds",
 )
 def ours_het(ctx: Context) -> Evidence:
@@ -253,6 +260,7 @@ def _check_exponents() -> None:
     statement="'When sigma and K are large' the naive rate is dominated by LB^2/R while FedAvg's is dominated by "
     "(3): there is a direction (sigma, K) = (s^a sigma_0, s^b K_0), a, b > 0, along which both hold as s -> "
     "infinity, i.e. every deciding log-ratio grows.",
+    scope="printed",
     expect="fails",
 )
 def regime(ctx: Context) -> Evidence:
@@ -284,6 +292,7 @@ def regime(ctx: Context) -> Evidence:
     source="derived from the terms after Theorem 2.8",
     statement="Corrected: the naive rate's min is LB^2/R and (3) is FedAvg's largest term exactly when "
     "1 <= sigma^2 R/(L^2 B^2 K) <= M^3; there (3)/(LB^2/R) = (sigma^2 R/(L^2 B^2 K))^(1/3), between 1 and M.",
+    scope="printed",
     expect="holds",
 )
 def regime_corrected(ctx: Context) -> Evidence:
@@ -327,6 +336,7 @@ def regime_corrected(ctx: Context) -> Evidence:
     source="Remark 2.9",
     statement="Assumption 2.4 (heterogeneity at x*) is weaker than the uniform Assumption 2.3: zeta_* <= zeta on "
     "every instance, and the lower-bound instance f^(4) has zeta_* finite with zeta infinite.",
+    scope="printed",
     expect="holds",
 )
 def remark_29(ctx: Context) -> Evidence:

@@ -43,6 +43,7 @@ def _generator(diffusion):
     source="Claim 2.17, eq. (2.29)",
     statement="For dX = -F'(X) dt + sqrt(eta) sigma dB (2.28), u(t, x) = E[X(t) | X(0) = x] satisfies "
     "u_t = -F_x u_x + eta sigma^2 u_xx (the diffusion coefficient of the backward equation is eta sigma^2).",
+    scope="printed",
     expect="fails",
 )
 def claim217(ctx: Context) -> Evidence:
@@ -69,6 +70,7 @@ def claim217(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.18",
     source="Lemma 2.18",
     statement="If u satisfies (2.29) as printed, then u_t(0, x) = -F_x and u_tt(0, x) = F_x F_xx - eta sigma^2 F_xxx.",
+    scope="printed",
     expect="holds",
 )
 def lem218(ctx: Context) -> Evidence:
@@ -125,6 +127,7 @@ def _bias_ratio(coefficient: sp.Expr) -> tuple[list, sp.Expr]:
     source="Section 2.4.2, display after Lemma 2.18",
     statement="E[x_SGD^(k)] - z_GD^(k) ~ -(1/2) eta^3 k^2 sigma^2 F_xxx(x): at a stationary point the eta^3 "
     "coefficient of the exact discrete bias over -(1/2) k^2 sigma^2 F_xxx tends to 1 as k grows.",
+    scope="printed",
     expect="fails",
 )
 def lem218_bias(ctx: Context) -> Evidence:
@@ -149,6 +152,7 @@ def lem218_bias(ctx: Context) -> Evidence:
     source="Section 2.4.2, display after Lemma 2.18, with the Ito generator",
     statement="Corrected: E[x_SGD^(k)] - z_GD^(k) ~ -(1/4) eta^3 k^2 sigma^2 F_xxx (from the generator with "
     "eta sigma^2 / 2); the ratio of the exact discrete eta^3 coefficient to it tends to 1.",
+    scope="printed",
     expect="holds",
 )
 def lem218_bias_corrected(ctx: Context) -> Evidence:
@@ -173,6 +177,7 @@ def lem218_bias_corrected(ctx: Context) -> Evidence:
     source="Lemma A.10, appendix A.4.2",
     statement="phi(x) = int_0^x log cosh: phi' = log cosh <= |x|, phi(0) = 0; phi'' = tanh in [-1, 1]; "
     "phi''' = sech^2 in [0, 1], phi'''(0) = 1, phi''' >= 1/2 on [-1/2, 1/2]; phi'''' = -2 sech^2 tanh in (-1, 1).",
+    scope="printed",
     expect="holds",
 )
 def lem_a10(ctx: Context) -> Evidence:
@@ -213,6 +218,7 @@ def lem_a10(ctx: Context) -> Evidence:
     source="Lemma A.11, appendix A.4.2",
     statement="Instance (A.15): F'' = (3/4)L + (L/4) tanh(4Qx/L) in [L/2, L]; F''' = Q sech^2(4Qx/L) in [0, Q], "
     "F'''(0) = Q, F''' >= Q/2 on |x| <= L/(8Q); and F' matches the derivative of F.",
+    scope="printed",
     expect="holds",
 )
 def lem_a11(ctx: Context) -> Evidence:
@@ -276,6 +282,7 @@ def _a7(fam: Family):
     source="Theorem A.7",
     statement="Under Assumptions 2.1' and 2.5', for eta <= 1/L: |bias_k| <= min{(1/4) eta^3 k^2 Q sigma^2, "
     "4 eta^2 k^(3/2) L sigma, eta k^(1/2) sigma}; checked on instance (A.15) with +-sigma noise.",
+    scope="printed",
     expect="holds",
 )
 def thm_a7(ctx: Context) -> Evidence:
@@ -300,6 +307,7 @@ def thm_a7(ctx: Context) -> Evidence:
     source="Theorem 2.15, section 2.4.1",
     statement="There is an absolute c_bar with |bias_k| <= c_bar eta^3 k^2 Q sigma^2 for eta <= 1/(2L); checked with "
     "c_bar = 1/4 (Theorem A.7) on instance (A.15).",
+    scope="printed",
     expect="holds",
 )
 def thm_215(ctx: Context) -> Evidence:
@@ -339,6 +347,7 @@ def _weighted_average_run(problem, sd: float, eta: float, K: int, R: int, M: int
     statement="FedAvg on instance (A.15) (homogeneous, Gaussian gradient noise) with eta = min{1/(2L), sqrt(M) B/"
     "(sqrt(KR) sigma), B^(1/3)/(K^(2/3) R^(1/3) Q^(1/3) sigma^(2/3))}: E F(x_hat) - F* <= 3B^2/(eta KR) + "
     "96 eta^5 Q^2 K^3 R sigma^4 + eta sigma^2/M (simultaneous 99% Monte Carlo intervals).",
+    scope="printed",
     expect="holds",
 )
 def thm_219(ctx: Context) -> Evidence:
@@ -395,6 +404,7 @@ def _a8_runs(quick: bool):
     statement="For eta <= 1/L on an instance satisfying Assumptions 2.1' and 2.5': sup_x |u^(k)'(x)| <= 1 and "
     "sup_x |u^(k)''(x)| <= eta k Q, u^(k)(x) = E[x_k | x_0 = x]; checked on instance (A.15) with +-sigma noise "
     "through exact divided differences (each equals a derivative at an intermediate point).",
+    scope="printed",
     expect="holds",
 )
 def lem_a8_cd(ctx: Context) -> Evidence:
@@ -424,6 +434,7 @@ def lem_a8_cd(ctx: Context) -> Evidence:
     source="Lemma A.8 (e)",
     statement="|u^(k+1)(x) - u^(k)(x - eta grad F(x))| <= (1/2) eta^3 k Q sigma^2 for every x; checked on instance "
     "(A.15) with +-sigma noise over x in [-3, 3].",
+    scope="printed",
     expect="holds",
 )
 def lem_a8_e(ctx: Context) -> Evidence:

@@ -63,6 +63,7 @@ def _families(quick: bool):
     statement="On instance (A.15) with f = F + xi x, xi ~ U[-sigma, sigma], Q = L^2/(12 K sigma), from x* = 0: for "
     "eta L in {1/(2K), 0.01, 0.05, 0.1, 0.25, 0.5} and every k in [2, K - 1], -(E x_k - z_k) >= "
     "0.005 eta^3 sigma^2 Q min{(k-1)/(eta L), k(k-1)}.",
+    scope="printed",
     expect="fails",
 )
 def thm_a9(ctx: Context) -> Evidence:
@@ -118,6 +119,7 @@ def _a9_evidence(data: dict, small_steps_only: bool) -> Evidence:
     source="Theorem A.9, eq. (A.13), restricted to k <= 1/(eta L)",
     statement="Restricted to k <= 1/(eta L) (where the k(k-1) branch of (A.13) is active), the lower bound holds on "
     "the same families: -(E x_k - z_k) >= 0.005 eta^3 sigma^2 Q k(k-1).",
+    scope="printed",
     expect="holds",
 )
 def thm_a9_small_steps(ctx: Context) -> Evidence:
@@ -131,6 +133,7 @@ def thm_a9_small_steps(ctx: Context) -> Evidence:
     source="instance (A.15) (noise term '+ xi')",
     statement="Instance (A.15) as printed, f(x; xi) = (3/8) L x^2 + (L^3/(64 Q^2)) phi(4Qx/L) + xi, satisfies "
     "the lower bound (A.13): -(E x_k - z_k) >= 0.005 eta^3 sigma^2 Q min{(k-1)/(eta L), k(k-1)}.",
+    scope="printed",
     expect="fails",
 )
 def thm_a9_as_printed(ctx: Context) -> Evidence:
@@ -161,6 +164,7 @@ def thm_a9_as_printed(ctx: Context) -> Evidence:
     statement="For eta <= 1/(2LK) and every integer k in [2, K]: |bias_k| >= c eta^3 k^2 Q sigma^2 on instance (A.15) "
     "(gradient noise U[-sigma, sigma], Q = L^2/(12K sigma)); checked with c = 0.0025 (Theorem A.9's 0.005 "
     "times k(k-1)/k^2 >= 1/2).",
+    scope="printed",
     expect="holds",
 )
 def thm_216(ctx: Context) -> Evidence:
@@ -212,6 +216,7 @@ def _proof_grid():
     statement="sum_{j} sum_{i<j} (1 - eta L)^(2i+1) = (1 - eta L)((1 - eta L)^(2k) + eta L (2 - eta L) k - 1) / "
     "(eta^2 L^2 (2 - eta L)^2), and for k > 1/(eta L), eta L <= 1/2 it is >= ((3/2) eta L k - 1)/(8 eta^2 "
     "L^2) >= (k - 1)/(16 eta L).",
+    scope="printed",
     expect="holds",
 )
 def thm_a9_doublesum(ctx: Context) -> Evidence:
@@ -250,6 +255,7 @@ def thm_a9_doublesum(ctx: Context) -> Evidence:
     f"{PAPER}/thm-a.9:proof-small-k",
     source="proof of Theorem A.9, the display for k <= 1/(eta L)",
     statement="For k <= 1/(eta L): sum_{j=1}^{k-1} sum_{i<j} (1 - eta L)^(2i+1) >= k(k-1)(1 - eta L)^(2k-3).",
+    scope="printed",
     expect="fails",
 )
 def thm_a9_small_k(ctx: Context) -> Evidence:
@@ -276,6 +282,7 @@ def thm_a9_small_k(ctx: Context) -> Evidence:
     source="proof of Theorem A.9, the display for k <= 1/(eta L), with k(k-1)/2",
     statement="For k <= 1/(eta L): the double sum >= (k(k-1)/2)(1 - eta L)^(2k-3) >= k(k-1)/(2e^2) >= k(k-1)/16, "
     "so the theorem's conclusion (with 0.005 <= 1/192) is unaffected.",
+    scope="printed",
     expect="holds",
 )
 def thm_a9_small_k_corrected(ctx: Context) -> Evidence:
@@ -389,6 +396,7 @@ def _a12f(ctx: Context, power_k: bool) -> Evidence:
     source="Lemma A.12(f), appendix A.4.2 (used for Lemma A.13 and Theorem A.9)",
     statement="On (A.15) with U[-sigma, sigma] gradient noise: u''_{k+1}(x) <= (1 - eta L)^2 E u''_k(x - eta "
     "f'(x; xi)) - eta (1 - eta L) F'''(x), for every x and k.",
+    scope="printed",
     expect="fails",
 )
 def lem_a12f(ctx: Context) -> Evidence:
@@ -407,6 +415,7 @@ def lem_a12f(ctx: Context) -> Evidence:
     f"{PAPER}/lem-a.12:f-corrected",
     source="Lemma A.12(f) with (1 - eta L)^k from part (d)",
     statement="Corrected: u''_{k+1}(x) <= (1 - eta L)^2 E u''_k(x - eta f'(x; xi)) - eta (1 - eta L)^k F'''(x).",
+    scope="printed",
     expect="holds",
 )
 def lem_a12f_corrected(ctx: Context) -> Evidence:

@@ -87,6 +87,7 @@ def _zeta(run: _Run) -> float:
     source="Lemma 2.4",
     statement="For eta <= 1/(4L), r < R and k < K: E||x_m^(r,k) - xbar^(r,k)||^2 <= 4K eta^2 sigma^2 + "
     "18 K^2 eta^2 zeta^2.",
+    scope="printed",
     expect="holds",
 )
 def lem24(ctx: Context) -> Evidence:
@@ -123,6 +124,7 @@ def _recursion_excess_quadratic(A: np.ndarray, db: np.ndarray, eta: float, K: in
     source="proof of Lemma 2.4, appendix A.1.2, display after (A.5)",
     statement="For eta <= 1/(4L) and any two client states: E[||x_1' - x_2'||^2 | x_1, x_2] <= (1 + 1/K)||x_1 - "
     "x_2||^2 + 10K eta^2 zeta^2 + 2 eta^2 sigma^2 (one local step).",
+    scope="printed",
     expect="holds",
 )
 def lem24_recursion(ctx: Context) -> Evidence:
@@ -189,6 +191,7 @@ def _shadow_terms(run: _Run):
     statement="For eta <= 1/(4L): E[(1/KR) sum_r sum_{k=1..K} F(xbar^(r,k)) - F*] + (1/(2 eta KR)) "
     "E||xbar^(R-1,K) - x*||^2 <= (1/(2 eta KR))||x^(0,0) - x*||^2 + eta sigma^2/M + "
     "(L/(MKR)) sum_r sum_{k<K} sum_m E||x_m^(r,k) - xbar^(r,k)||^2.",
+    scope="printed",
     expect="holds",
 )
 def lem23(ctx: Context) -> Evidence:
@@ -215,6 +218,7 @@ def lem23(ctx: Context) -> Evidence:
     source="proof of Proposition 2.1, the bound after 'Telescoping r from 0 to R - 1'",
     statement="For eta <= 1/(4L): E[(1/KR) sum_r sum_{k=1..K} F(xbar^(r,k)) - F*] <= B^2/(2 eta KR) + eta sigma^2/M "
     "+ 4K eta^2 L sigma^2 + 18K^2 eta^2 L zeta^2.",
+    scope="printed",
     expect="holds",
 )
 def prop21_telescoped(ctx: Context) -> Evidence:
@@ -240,6 +244,7 @@ def prop21_telescoped(ctx: Context) -> Evidence:
     source="Lemma 2.20 (setting of Theorem 2.19: eta <= 1/(2L))",
     statement="Homogeneous: E (1/M) sum_m ||xbar^(r,k) - x_m^(r,k)||^4 <= 192 eta^4 K^2 sigma^4 with sigma^4 the "
     "fourth-moment bound of Assumption 2.5(b).",
+    scope="printed",
     expect="holds",
 )
 def lem220(ctx: Context) -> Evidence:
@@ -262,6 +267,7 @@ def lem220(ctx: Context) -> Evidence:
     source="Lemma 2.21 (setting of Lemma 2.20)",
     statement="For any pair m1, m2 and k < K: sqrt(E||Delta^(r,k+1)||^4) <= sqrt(E||Delta^(r,k)||^4) + "
     "sqrt(192) eta^2 sigma^2, Delta = x_m1 - x_m2.",
+    scope="printed",
     expect="holds",
 )
 def lem221(ctx: Context) -> Evidence:
@@ -282,6 +288,7 @@ def lem221(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.20:proof-jensen",
     source="proof of Lemma 2.20",
     statement="(1/M) sum_m E||xbar - x_m||^4 <= E||x_m1 - x_m2||^4 (the Jensen step).",
+    scope="printed",
     expect="holds",
 )
 def lem220_jensen(ctx: Context) -> Evidence:
@@ -312,6 +319,7 @@ def lem220_jensen(ctx: Context) -> Evidence:
     source="Proposition 2.1, eq. (2.2)",
     statement="With the step size of its proof, FedAvg attains E[(1/KR) sum sum F(xbar^(r,k))] - F* <= "
     "C((1) + (2) + (3) + (4)); checked on quadratics with C = 18.5 (term-by-term constant of the proof).",
+    scope="printed",
     expect="holds",
 )
 def prop21(ctx: Context) -> Evidence:
@@ -360,6 +368,7 @@ def prop21(ctx: Context) -> Evidence:
     f"{PAPER}/lem-2.21:condition",
     source="proof of Lemma 2.21, after (2.37) ('Since eta L <= 1/4')",
     statement="In the lemma's setting (that of Theorem 2.19, eta <= 1/(2L)), 1 - 2 eta L - 6 eta^3 L^3 > 0.",
+    scope="printed",
     expect="fails",
 )
 def lem221_condition(ctx: Context) -> Evidence:
@@ -386,6 +395,7 @@ def lem221_condition(ctx: Context) -> Evidence:
     statement="E[||Delta'||^4 | F] <= ||Delta||^4 - 4 eta (1 - 2 eta L - 6 eta^3 L^3) ||Delta||^2 <Delta, Delta_grad> "
     "+ 16 eta^2 sigma^2 ||Delta||^2 + 192 eta^4 sigma^4, for eta L <= 1/2 (checked exactly on quadratics with "
     "Gaussian noise, sigma^4 the fourth-moment bound).",
+    scope="printed",
     expect="holds",
 )
 def lem221_eq237(ctx: Context) -> Evidence:

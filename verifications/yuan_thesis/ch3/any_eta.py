@@ -153,6 +153,7 @@ def _one_step(ctx: Context, variant: str, moment: int) -> Evidence:
     "F^(r,k)] <= 2 gamma^2 sigma^2 + ||X^-1 [D_ag; D]^(r,k)||^2 (1 + 2 gamma^2 mu/eta)^2 for gamma > eta and with "
     "factor 1 for gamma = eta; exact at deterministic differences on the quadratics (kappa in {10, 100} quick, "
     "{10, 100, 1000} full; eta L in geomspace(1e-4, 1); gamma in {eta, sqrt(eta sqrt(eta/mu)), sqrt(eta/mu)}).",
+    scope="printed",
     expect="holds",
 )
 def prop_317(ctx: Context) -> Evidence:
@@ -169,6 +170,7 @@ def prop_317(ctx: Context) -> Evidence:
     "E[||X^-1 [D_ag; D]^(r,k+1)||^2 | F^(r,k)] <= 2 gamma^2 sigma^2 + ||X^-1 [D_ag; D]^(r,k)||^2 (1 + gamma^2 mu/"
     "eta)^2 for gamma > eta and with factor 1 for gamma = eta; exact at deterministic differences (grid as "
     "prop-3.17).",
+    scope="printed",
     expect="holds",
 )
 def prop_b16(ctx: Context) -> Evidence:
@@ -184,6 +186,7 @@ def prop_b16(ctx: Context) -> Evidence:
     statement="For FedAc-II and two clients, sqrt(E[||X^-1 [D_ag; D]^(r,k+1)||^4 | F^(r,k)]) <= 7 gamma^2 sigma^2 + "
     "||X^-1 [D_ag; D]^(r,k)||^2 (1 + gamma^2 mu/eta)^2 for gamma > eta and with factor 1 for gamma = eta, sigma "
     "meeting Assumption 3.2(b); exact (Gaussian fourth moment) at deterministic differences (grid as prop-3.17).",
+    scope="printed",
     expect="holds",
 )
 def prop_b8(ctx: Context) -> Evidence:
@@ -232,6 +235,7 @@ def _telescoped(ctx: Context, moment: int) -> Evidence:
     statement="For FedAc-II and two clients, E||X^-1 [D_ag; D]^(r,k)||^2 <= 2 gamma^2 sigma^2 k (1 + gamma^2 mu/eta)^"
     "(2k) for gamma > eta and <= 2 gamma^2 sigma^2 k for gamma = eta, every 1 <= k <= K (exact on the quadratics; "
     "K in {1, 4, 32} quick, {1, 2, 4, 16, 32, 128} full; eta and gamma grids as prop-3.17).",
+    scope="printed",
     expect="holds",
 )
 def prop_b16_telescoped(ctx: Context) -> Evidence:
@@ -246,6 +250,7 @@ def prop_b16_telescoped(ctx: Context) -> Evidence:
     statement="For FedAc-II and two clients, E||X^-1 [D_ag; D]^(r,k)||^4 <= 49 gamma^4 sigma^4 k^2 (1 + gamma^2 mu/"
     "eta)^(4k) for gamma > eta and <= 49 gamma^4 sigma^4 k^2 for gamma = eta, every 1 <= k <= K, sigma meeting "
     "Assumption 3.2(b) (exact Gaussian fourth moments on the quadratics; grids as prop-b.16:telescoped).",
+    scope="printed",
     expect="holds",
 )
 def lem_324_fourth_moment(ctx: Context) -> Evidence:
@@ -296,6 +301,7 @@ def _discrepancy_table(ctx: Context) -> dict:
     "gamma mu)||]. Measured: E Psi^(R,0) - L D (E Psi exact, D by Monte Carlo with a 99% simultaneous interval), "
     "against the other three terms; grid: kappa, sigma, M, K, R as lem-3.11, eta L in geomspace(1e-4, 1), gamma in "
     "{eta, sqrt(eta sqrt(eta/mu)), sqrt(eta/mu)}.",
+    scope="printed",
     expect="holds",
 )
 def lem_37(ctx: Context) -> Evidence:
@@ -390,6 +396,7 @@ def _fedac_ii_any_eta(ctx: Context, which: str) -> Evidence:
     statement="For every eta in (0, 1/L], FedAc-II yields E Phi^(R,0) <= exp(-(1/3) max{eta mu, sqrt(eta mu/K)} K R) "
     "Phi0 + eta^(1/2) sigma^2/(mu^(1/2) M K^(1/2)) + 2 eta^(3/2) L K^(1/2) sigma^2/(mu^(1/2) M), sigma meeting "
     "Assumption 3.2(b) (exact on the quadratics; kappa, sigma, M, K, R as lem-3.11, eta L in geomspace(1e-4, 1)).",
+    scope="printed",
     expect="holds",
 )
 def lem_b3(ctx: Context) -> Evidence:
@@ -404,6 +411,7 @@ def lem_b3(ctx: Context) -> Evidence:
     statement="For every eta in (0, 1/L], FedAc-II yields E Phi^(R,0) <= exp(-(1/3) max{eta mu, sqrt(eta mu/K)} K R) "
     "Phi0 + eta^(1/2) sigma^2/(mu^(1/2) M K^(1/2)) + 100 eta^2 L^2 K sigma^2/mu (exact on the quadratics; grid as "
     "lem-b.3).",
+    scope="printed",
     expect="holds",
 )
 def lem_b15(ctx: Context) -> Evidence:
@@ -417,6 +425,7 @@ def lem_b15(ctx: Context) -> Evidence:
     source="proof of Lemma B.15",
     statement="The numeric estimates of the proof: 7/4 <= (3/4)^(1/3) 3^(2/3) (before Young's inequality) and "
     "12 e^2 + 2 < 100 (each as measured / bound).",
+    scope="printed",
     expect="holds",
 )
 def lem_b15_const(ctx: Context) -> Evidence:

@@ -22,6 +22,7 @@ E = np.e
     source="numeric estimates printed in the proofs of Lemmas 3.10, 3.11, 3.24, B.3, B.14 and Theorems B.1, B.21-B.23",
     statement="(1 + 1/K)^(4K) <= e^4 (K >= 1); 132 e^4 < e^9; 9^4 e^9 + 1 < e^18; 34/9 <= 4; (1/12) log^2(e^2 + 24) "
     "< 1; (18/1000) log^2(e^2 + 1000) < 1 (each as measured / bound).",
+    scope="printed",
     expect="holds",
 )
 def proof_constants(ctx: Context) -> Evidence:
@@ -47,6 +48,7 @@ def proof_constants(ctx: Context) -> Evidence:
     "proofs of Propositions 3.16 and B.7, do)",
     statement="||[[A11, A12], [A21, A22]]||_2 <= max{||A11||, ||A22||} + max{||A12||, ||A21||} for any 2d x 2d block "
     "matrix (random matrices of several sizes and scales).",
+    scope="printed",
     expect="holds",
 )
 def lem_b32(ctx: Context) -> Evidence:
@@ -67,6 +69,7 @@ def lem_b32(ctx: Context) -> Evidence:
     f"{PAPER}/lem-b.33",
     source="Lemma B.33",
     statement="||x + y||^2 <= (1 + a)||x||^2 + (1 + 1/a)||y||^2 for every a > 0 (random x, y, a).",
+    scope="printed",
     expect="holds",
 )
 def lem_b33(ctx: Context) -> Evidence:
@@ -90,6 +93,7 @@ def _phi(x, a, b, p, q):
     source="Lemma B.34",
     statement="phi(x) = x^(-q) log^p(a + b x), a, p, q >= 1, b > 0, a >= exp(p/q), is decreasing on (0, inf): "
     "measured, the largest relative increase phi(x_(i+1))/phi(x_i) - 1 on log-spaced grids (<= 0 claimed).",
+    scope="printed",
     expect="holds",
 )
 def lem_b34(ctx: Context) -> Evidence:
@@ -127,6 +131,7 @@ def _thm_b23_terms(rng, n: int) -> dict:
     "Theorem B.23",
     statement="The proof's 'lambda = max{lambda_1, lambda_2, lambda_3}' is the statement's lambda = max{lambda_1, "
     "lambda_2, lambda_3, lambda_4} (lambda_4 = (18L/(KR^2)) log^2(e^2 + KR^2)), on random parameters with T >= 1000.",
+    scope="printed",
     expect="fails",
 )
 def thm_b23_lambda(ctx: Context) -> Evidence:
@@ -151,6 +156,7 @@ def thm_b23_lambda(ctx: Context) -> Evidence:
     source="proof of Theorem B.23 ('By Lemma B.34, psi_2, psi_3, psi_5 are increasing')",
     statement="psi_2, psi_3 and psi_5 of (B.58) are increasing in lambda: measured, the smallest relative change "
     "psi(lambda_(i+1))/psi(lambda_i) - 1 along log-spaced lambda grids (>= 0 claimed).",
+    scope="printed",
     expect="fails",
 )
 def thm_b23_monotone(ctx: Context) -> Evidence:

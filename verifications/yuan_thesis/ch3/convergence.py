@@ -16,11 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from fedtheory.algorithms import fedac
-from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments
+from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments, powered_potentials
 from fedtheory.exact.moments import weighted_average_gap
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING, SHORT_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic, random_rotation, spd_matrix
@@ -79,6 +80,7 @@ def convergence_grid(quick: bool):
     statement="For every eta in (0, 1/L], FedAc-I yields E Psi^(R,0) <= exp(-max{eta mu, sqrt(eta mu/K)} K R) Psi0 + "
     "eta^(1/2) sigma^2/(2 mu^(1/2) M K^(1/2)) + eta sigma^2/(2M) + 390 eta^(3/2) L K^(1/2) sigma^2/mu^(1/2) + 7 eta^2 "
     "L K sigma^2 (exact on quadratics; eta L from 1e-4 to 1, kappa, sigma, M, K, R grids).",
+    scope="printed",
     expect="holds",
 )
 def lem_311(ctx: Context) -> Evidence:
@@ -113,6 +115,7 @@ def lem_311(ctx: Context) -> Evidence:
     f"{PAPER}/lem-3.11:const",
     source="proof of Lemma 3.11",
     statement="7 e^4 + 1/2 < 390.",
+    scope="printed",
     expect="holds",
 )
 def lem_311_const(ctx: Context) -> Evidence:
@@ -128,6 +131,7 @@ def lem_311_const(ctx: Context) -> Evidence:
     "FedAc-I yields E Psi^(R,0) <= min{exp(-mu K R/L), exp(-mu^(1/2) K^(1/2) R/L^(1/2))} Psi0 + (2 sigma^2/(mu M K R)) "
     "log^2(e + mu M K R Psi0/sigma^2) + (400 L sigma^2/(mu^2 K R^3)) log^4(e + mu^2 K R^3 Psi0/(L sigma^2)) (exact "
     "on quadratics).",
+    scope="printed",
     expect="holds",
 )
 def thm_35(ctx: Context) -> Evidence:
@@ -157,6 +161,7 @@ def thm_35(ctx: Context) -> Evidence:
     source="Lemma 3.23 (quadratics: the gradient-discrepancy term is 0)",
     statement="For every eta in (0, 1/L] and gamma = max{eta, sqrt(eta/(mu K))}, FedAc-II yields E Phi^(R,0) <= "
     "exp(-gamma mu K R/3) Phi0 + 3 eta^2 L sigma^2/(2 gamma mu M) + gamma sigma^2/(2M) (exact on quadratics).",
+    scope="printed",
     expect="holds",
 )
 def lem_323(ctx: Context) -> Evidence:
@@ -185,33 +190,78 @@ def lem_323(ctx: Context) -> Evidence:
     return points.evidence("<=", rtol=ROUNDING)
 
 
+def _fedac_ii_step_and_bound(which: str, mu, M, K, R, phi0, s2, L=1.0) -> tuple[float, float]:
+    """Theorem B.1's (``which = "B.1"``) or B.12's (``"B.12"``, ``"B.12 min"``) printed step size and bound."""
+    if which == "B.1":
+        return printed.eta_thm_b1(mu, M, K, R, phi0, s2, L), printed.bound_thm_b1(mu, M, K, R, phi0, s2, L)
+    eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading="sum" if which == "B.12" else "min")
+    return eta, printed.bound_thm_b12(mu, M, K, R, phi0, s2, L)
+
+
+def eigen_instance(kappa, mid, polar, azimuth, B) -> tuple[FederatedQuadratic, np.ndarray]:
+    """The quadratic with Hessian diag(1, kappa^-mid, 1/kappa) (L = 1, mu = 1/kappa) and a start at distance B from
+    x* in the direction (sin polar cos azimuth, sin polar sin azimuth, cos polar) of that eigenbasis."""
+    eig = np.array([1.0, kappa**-mid, 1.0 / kappa])
+    problem = FederatedQuadratic(np.diag(eig), eig.copy())  # x* = (1, 1, 1)
+    direction = np.array([np.sin(polar) * np.cos(azimuth), np.sin(polar) * np.sin(azimuth), np.cos(polar)])
+    return problem, problem.x_star + B * direction
+
+
+FEDAC_II_DOMAIN = Domain(
+    {
+        "kappa": Axis(1.0, 1e4),
+        "sigma": Axis(1e-3, 10.0),
+        "M": Axis(1, 1024, integer=True),
+        "K": Axis(1, 256, integer=True),
+        "R": Axis(1, 1024, integer=True),
+        "B": Axis(1e-4, 10.0),
+        "mid": Axis(0.0, 1.0, log=False),
+        "polar": Axis(0.0, np.pi / 2, log=False),
+        "azimuth": Axis(0.0, np.pi / 2, log=False),
+    },
+    note="Theorems B.12 and B.1 hold for every mu-strongly convex, L-smooth homogeneous F, every M, K, R >= 1, every "
+    "start and every sigma, at the printed step size: L = 1 by scaling; kappa = L/mu from 1 (mu/L = 1) to 1e4; the "
+    "quadratic's spectrum (1, kappa^-mid, 1/kappa) and the start's direction in its eigenbasis and distance B "
+    "(initial potential down to 1e-8) are searched. Left out: d > 3 (a quadratic decouples into its eigen-directions, "
+    "so three directions hold every spectrum shape up to the noise split) and the split of sigma^2 across "
+    "eigen-directions, fixed at (0.5, 0.3, 0.2).",
+)
+
+
+HYPOTHESES_B = {
+    "B.12": "every instance is a quadratic with Hessian eigenvalues in [mu, L] = [1/kappa, 1] (Assumption 3.1(a), "
+    "(b)), identical clients, Gaussian noise with E||xi||^2 = tr C = sigma^2 (3.1(c) with equality), and eta is the "
+    "printed step size (eta_L <= 1)",
+    "B.1": "as for Theorem B.12, with sigma raised to max{sqrt(tr C), (E||xi||^4)^(1/4)} (Assumption 3.2(b)) and Q = "
+    "0 (Assumption 3.2(a): the Hessian is constant)",
+}
+HYPOTHESES_B["B.12 min"] = HYPOTHESES_B["B.12"]
+
+
 def _fedac_ii_theorem(ctx: Context, which: str) -> Evidence:
     """FedAc-II at the printed step size of Theorem B.1 (``which = "B.1"``) or B.12 (``"B.12"``, ``"B.12 min"``):
-    exact E Phi^(R,0) on the quadratics against the printed bound (:mod:`.printed`)."""
+    exact E Phi^(R,0) on the quadratics against the printed bound (:mod:`.printed`), on the grid and by the witness
+    search over :data:`FEDAC_II_DOMAIN` (E Phi^(R,0) by binary powering)."""
     points, L = Points(), 1.0
     for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
         mu = problem.mu
         noise_sigma = sigma_assumption_32(sigma) if which == "B.1" else sigma  # tr C = sigma^2 (NOISE sums to 1)
+        eta, bound = _fedac_ii_step_and_bound(which, mu, M, K, R, initial_potential(problem, x0, "phi"), noise_sigma**2)
+        mom = fedac_moments(noise_oracle(problem, sigma), fedac.fedac_ii(eta, mu, K, M, L=L), x0, R)
+        points.add(float(mom.phi()[-1]), bound, kappa=kappa, sigma=sigma, M=M, K=K, R=R, eta_L=eta * L)
+
+    def at(kappa, sigma, M, K, R, B, mid, polar, azimuth):
+        problem, x0 = eigen_instance(kappa, mid, polar, azimuth, B)
         phi0 = initial_potential(problem, x0, "phi")
-        s2 = noise_sigma**2
-        if which == "B.1":
-            eta = printed.eta_thm_b1(mu, M, K, R, phi0, s2, L)
-        else:
-            eta = printed.eta_thm_b12(mu, M, K, R, phi0, s2, L, reading="sum" if which == "B.12" else "min")
-        params = fedac.fedac_ii(eta, mu, K, M, L=L)
-        mom = fedac_moments(noise_oracle(problem, sigma), params, x0, R)
-        points.add(
-            float(mom.phi()[-1]),
-            (printed.bound_thm_b1 if which == "B.1" else printed.bound_thm_b12)(mu, M, K, R, phi0, s2, L),
-            kappa=kappa,
-            sigma=sigma,
-            M=M,
-            K=K,
-            R=R,
-            eta_L=eta * L,
-        )
-    return points.evidence("<=", rtol=ROUNDING)
+        noise_sigma = sigma_assumption_32(sigma) if which == "B.1" else sigma
+        eta, bound = _fedac_ii_step_and_bound(which, problem.mu, M, K, R, phi0, noise_sigma**2)
+        params = fedac.fedac_ii(eta, problem.mu, K, M, L=L)
+        phi = powered_potentials(problem, np.diag(NOISE * sigma**2), params, x0, R)[1]
+        return phi, bound, {"eta_L": eta * L, "Phi0": phi0}
+
+    points.search(at, FEDAC_II_DOMAIN, "<=", ctx, scale=8)  # an evaluation is O(log K R) 6x6 products
+    return points.evidence("<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_B[which]})
 
 
 @claim(
@@ -220,12 +270,16 @@ def _fedac_ii_theorem(ctx: Context, which: str) -> Evidence:
     statement="With eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^3 K R^4 Phi0/(L^2 sigma^2))/(mu K R^2)}, "
     "FedAc-II yields E Phi^(R,0) <= min{exp(-mu K R/(3L)), exp(-mu^(1/2) K^(1/2) R/(3 L^(1/2)))} Phi0 + (4 sigma^2/"
     "(mu M K R)) log(e + mu M K R Phi0/sigma^2) + (8101 L^2 sigma^2/(mu^3 K R^4)) log^4(e + mu^3 K R^4 Phi0/(L^2 "
-    "sigma^2)) (exact on quadratics).",
-    expect="holds",
+    "sigma^2)) (exact on quadratics; a grid and a witness search over the theorem's whole domain).",
+    scope="printed",
+    expect="fails",
 )
 def thm_b12(ctx: Context) -> Evidence:
     """FedAc-II at Theorem B.12's step size, its inner 'min{A + B}' read as A + B, on the quadratics of
-    :func:`instance`: E Phi^(R,0) exact (moments engine) against the printed bound."""
+    :func:`instance` and by the witness search over :data:`FEDAC_II_DOMAIN`: E Phi^(R,0) exact against the printed
+    bound. The search finds it failing near mu = L with a small initial potential and R near 1024 (margin about 2):
+    with log(e + .) near 1 the bound's sigma^2 term 4 sigma^2/(mu M K R) is below the noise the printed step size
+    accumulates."""
     return _fedac_ii_theorem(ctx, "B.12")
 
 
@@ -233,6 +287,7 @@ def thm_b12(ctx: Context) -> Evidence:
     f"{PAPER}/thm-b.12:min-reading",
     source="Theorem B.12, with the step size's inner 'min{A + B}' read as min{A, B}",
     statement="The same bound with eta's inner term read as min{mu M K R Phi0/sigma^2, mu^3 K R^4 Phi0/(L^2 sigma^2)}.",
+    scope="printed",
     expect="holds",
 )
 def thm_b12_min(ctx: Context) -> Evidence:
@@ -247,12 +302,15 @@ def thm_b12_min(ctx: Context) -> Evidence:
     statement="With eta = min{1/L, 9 log^2(e + mu M K R Phi0/sigma^2 + mu^2 M K R^3 Phi0/(L sigma^2))/(mu K R^2)}, "
     "FedAc-II yields E Phi^(R,0) <= min{exp(-mu K R/(3L)), exp(-mu^(1/2) K^(1/2) R/(3 L^(1/2)))} Phi0 + (4 sigma^2/"
     "(mu M K R)) log(e + mu M K R Phi0/sigma^2) + (55 L sigma^2/(mu^2 M K R^3)) log^3(e + mu^2 M K R^3 Phi0/(L "
-    "sigma^2)); sigma meets Assumption 3.2(b).",
-    expect="holds",
+    "sigma^2)); sigma meets Assumption 3.2(b) (exact on quadratics; a grid and a witness search over the "
+    "theorem's whole domain).",
+    scope="printed",
+    expect="fails",
 )
 def thm_b1(ctx: Context) -> Evidence:
-    """FedAc-II at Theorem B.1's step size (Q = 0) on the quadratics of :func:`instance`, sigma raised to meet
-    Assumption 3.2(b): E Phi^(R,0) exact (moments engine) against the printed bound."""
+    """FedAc-II at Theorem B.1's step size (Q = 0) on the quadratics of :func:`instance` and by the witness search
+    over :data:`FEDAC_II_DOMAIN`, sigma raised to meet Assumption 3.2(b): E Phi^(R,0) exact against the printed bound.
+    The search finds it failing in the corner where Theorem B.12 fails (margin about 1.2)."""
     return _fedac_ii_theorem(ctx, "B.1")
 
 
@@ -260,6 +318,7 @@ def thm_b1(ctx: Context) -> Evidence:
     f"{PAPER}/remark-3.6",
     source="Remark 3.6 and Remark B.2 (Psi0, Phi0 <= L B^2)",
     statement="Psi^(0,0) <= L B^2 and Phi^(0,0) <= L B^2 (random quadratics and starts).",
+    scope="printed",
     expect="holds",
 )
 def remark_36(ctx: Context) -> Evidence:
@@ -296,6 +355,7 @@ def _within_round(ctx: Context):
     source="proof of Lemma 3.10 (Proposition 3.17 telescoped from D^(r,0) = 0)",
     statement="For FedAc-I and two clients, E||X^-1 [D_ag; D]^(r,k)||^2 <= 2 gamma^2 sigma^2 k (1 + 2 gamma^2 mu/eta)^"
     "(2k) for gamma > eta and <= 2 gamma^2 sigma^2 k for gamma = eta, every k <= K (exact on quadratics).",
+    scope="printed",
     expect="holds",
 )
 def prop_317_telescoped(ctx: Context) -> Evidence:
@@ -325,6 +385,7 @@ def prop_317_telescoped(ctx: Context) -> Evidence:
     "gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)||] is <= 7 eta gamma K sigma^2 (1 + 2 gamma^2 mu/eta)^(2K) (gamma > "
     "eta) or 7 eta^2 K sigma^2 (gamma = eta); checked through the Cauchy-Schwarz upper bound sqrt(E||a||^2 E||b||^2) "
     "of the left side, exact on quadratics (a holding upper bound decides).",
+    scope="printed",
     expect="holds",
 )
 def lem_310(ctx: Context) -> Evidence:
@@ -371,6 +432,7 @@ def _b18_grid(quick: bool):
     source="Lemma B.19, at Q = 0 (quadratics)",
     statement="For eta in (0, 1/(4L)], FedAvg yields E F(sum rho xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= (1/eta) "
     "exp(-eta mu K R/2) B^2 + eta sigma^2/M (exact on quadratics).",
+    scope="printed",
     expect="holds",
 )
 def lem_b19(ctx: Context) -> Evidence:
@@ -400,6 +462,7 @@ def lem_b19(ctx: Context) -> Evidence:
     statement="With eta = min{1/(4L), (2/(mu K R)) log(e + mu^2 M K^2 R^2 B^2/sigma^2)}, FedAvg yields E F(sum rho "
     "xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= exp(-mu K R/(8L)) 4 L B^2 + (3 sigma^2/(mu M K R)) log(e + mu^2 M "
     "K^2 R^2 B^2/sigma^2) (exact on quadratics; sigma meets Assumption 3.2(b)).",
+    scope="printed",
     expect="holds",
 )
 def thm_b18(ctx: Context) -> Evidence:

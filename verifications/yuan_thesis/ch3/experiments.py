@@ -96,6 +96,7 @@ def _tuned_table(ctx: Context, M: int = M_MAIN) -> dict:
     statement="On the stand-in (M = 128, T = 512, K = 64): tuned FedAc-I reaches a lower suboptimality than each of "
     "FedAvg, MB-SGD and MB-AC-SGD ('FedAc ... outperforms the baselines by a margin for K >= 64'); measured: log10 of "
     "baseline / FedAc-I, > 0 claimed.",
+    scope="printed",
     expect="fails",
     figure="fedac-suboptimality",
 )
@@ -114,6 +115,7 @@ def fig31_fedac(ctx: Context) -> Evidence:
     source="the caption of Figure 3.1",
     statement="On the stand-in: MB-AC-SGD deteriorates for K >= 64: its tuned suboptimality at K = 64 is worse than at "
     "K = 8 (log10 ratio > 0).",
+    scope="printed",
     expect="holds",
 )
 def fig31_mbacsgd(ctx: Context) -> Evidence:
@@ -128,6 +130,7 @@ def fig31_mbacsgd(ctx: Context) -> Evidence:
     source="Figure 3.2 discussion, section 3.7.2",
     statement="On the stand-in: FedAvg and MB-SGD deteriorate once K passes 2: tuned suboptimality at K = 8 worse "
     "than at K = 1 (log10 ratio > 0).",
+    scope="printed",
     expect="inconclusive",
 )
 def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
@@ -142,6 +145,7 @@ def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
     source="Figure 3.5 and section 3.7.3",
     statement="On the stand-in: vanilla FedAc (no acceleration-stability trade-off) is worse than FedAc-I under "
     "infrequent synchronization: tuned suboptimality ratio vanilla / FedAc-I > 1 at K = 8 and K = 64 (log10 > 0).",
+    scope="printed",
     expect="holds",
 )
 def fig35(ctx: Context) -> Evidence:
@@ -158,6 +162,7 @@ def fig35(ctx: Context) -> Evidence:
     statement="On the stand-in at K = 64: some step size of the grid makes vanilla FedAc fail to improve on x = 0 "
     "(final suboptimality >= F(0) - F*, or not finite) while FedAc-I with the same step size converges (below "
     "F(0) - F* / 10), for every seed; measured: the number of such step sizes (>= 1 claimed).",
+    scope="printed",
     expect="holds",
 )
 def vanilla_diverges(ctx: Context) -> Evidence:
@@ -187,6 +192,7 @@ def vanilla_diverges(ctx: Context) -> Evidence:
     source="the caption of Figure 3.1 ('all four algorithms attain linear speedup for K = 1')",
     statement="On the stand-in at K = 1 (FedAc-I = MB-AC-SGD, FedAvg = MB-SGD): tuned suboptimality falls like 1/M "
     "over M in {32, 64, 128}: fitted log-log slope within 0.25 of -1.",
+    scope="printed",
     expect="fails",
 )
 def fig31_k1(ctx: Context) -> Evidence:
@@ -243,6 +249,7 @@ def _target(ctx: Context, M: int = M_MAIN) -> np.ndarray:
     statement="On the stand-in (M = 128, T = 512, target = twice fully synchronized FedAvg's tuned suboptimality): "
     "rounds to target order as printed, FedAc-I < MB-AC-SGD < MB-SGD < FedAvg; measured: log2 of each printed-slower "
     "over printed-faster round count (> 0 claimed; 'never within T' counts as T + 1 rounds, so two 'never' tie at 0).",
+    scope="printed",
     expect="fails",
     figure="fedac-rounds-to-target",
 )
@@ -318,6 +325,7 @@ def _outside(fam: Family, algorithm: str, K: int) -> Sweep:
     source="section 3.7.2 ('the best eta lies in [0.001, 10] for all algorithms for all settings')",
     statement="On the stand-in (M = 128, K in {1, 8, 64}): step sizes 1e-4, 3e-4, 30, 100 outside the range never beat "
     "the best step size inside it; measured: log10(best outside / best inside) per algorithm and K (>= 0 claimed).",
+    scope="printed",
     expect="holds",
 )
 def eta_range(ctx: Context) -> Evidence:

@@ -76,6 +76,7 @@ def _grid(quick: bool, T_min: int):
     "B^2/2 + (L B^2/2) exp(-sqrt(eta lambda K R^2)) + eta^(1/2) sigma^2/(2 lambda^(1/2) M K^(1/2)) + eta sigma^2/(2M) "
     "+ 390 eta^(3/2) L K^(1/2) sigma^2/lambda^(1/2) + 7 eta^2 L K sigma^2 + 390 eta^(3/2) lambda^(1/2) K^(1/2) sigma^2 "
     "+ 7 eta^2 lambda K sigma^2 (exact on a singular quadratic).",
+    scope="printed",
     expect="holds",
 )
 def lem_b24(ctx: Context) -> Evidence:
@@ -114,6 +115,7 @@ def lem_b24(ctx: Context) -> Evidence:
     statement="With lambda and eta as printed, FedAc-I on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= (2 L B^2/(K R^2)) "
     "log^2(e^2 + K R^2) + (2 sigma B/sqrt(MKR)) log^2(e^2 + L sqrt(MKR) B/sigma) + (1005 L^(1/3) sigma^(2/3) B^(4/3)/"
     "(K^(1/3) R)) log^4(e^4 + L^(2/3) K^(1/3) R B^(2/3)/sigma^(2/3)) (exact on a singular quadratic, B = 1).",
+    scope="printed",
     expect="holds",
 )
 def thm_b21(ctx: Context) -> Evidence:
@@ -161,6 +163,7 @@ def thm_b21(ctx: Context) -> Evidence:
     statement="With lambda and eta as printed, FedAc-II on F~_lambda gives E F(xbar_ag^(R,0)) - F* <= (10 L B^2/(K "
     "R^2)) log^2(e^2 + K R^2) + (5 sigma B/sqrt(MKR)) log(e + L sqrt(MKR) B/sigma) + (16411 L^(1/2) sigma^(1/2) "
     "B^(3/2)/(K^(1/4) R)) log^4(e^4 + L^(1/2) K^(1/4) R B^(1/2)/sigma^(1/2)) (exact on a singular quadratic).",
+    scope="printed",
     expect="holds",
 )
 def thm_b22(ctx: Context) -> Evidence:
@@ -206,6 +209,7 @@ def thm_b22(ctx: Context) -> Evidence:
     source="Proposition B.26 (appendix B.3.2)",
     statement="For the potential Psi of F~_lambda (3.9): Psi^(R,0) >= F(xbar_ag^(R,0)) - F* - lambda B^2/2 (checked in "
     "expectation along FedAc-I runs) and Psi^(0,0) <= (L/2)||x^(0,0) - x*||^2, for lambda in {1e-3, ..., 1}.",
+    scope="printed",
     expect="holds",
 )
 def prop_b26(ctx: Context) -> Evidence:
@@ -267,6 +271,7 @@ def _bound_b46(lam: float, s: float, M: int, K: int, R: int) -> float:
     "log^4(e^4 + lambda^2 K R^3 B^2/sigma^2) + 412 L^(1/2) sigma B/(lambda^(1/2) K^(1/2) R^(3/2)) + (L B^2/2) "
     "exp(-sqrt(K R^2/(1 + L/lambda))) (exact on the singular quadratic, sigma = sqrt(tr C), lambda in {1e-3, 1e-2, "
     "1e-1}). The statement's log^2(e + ...) is used; the witness reports the proof's eta_1 reading log^2(e^2 + ...).",
+    scope="printed",
     expect="holds",
 )
 def lem_b25(ctx: Context) -> Evidence:
@@ -310,6 +315,7 @@ def lem_b25(ctx: Context) -> Evidence:
     "lambda B^2/2 + (L B^2/2) exp(-sqrt(eta lambda K R^2/9)) + eta^(1/2) sigma^2/(lambda^(1/2) M K^(1/2)) + 200 "
     "eta^2 L^2 K sigma^2/lambda + 200 eta^2 lambda K sigma^2 (exact on the singular quadratic, sigma = sqrt(tr C), "
     "lambda in {1e-3, 1e-2, 1e-1}, eta (L + lambda) in {1, 0.1, 1e-3}).",
+    scope="printed",
     expect="holds",
 )
 def lem_b27(ctx: Context) -> Evidence:
@@ -357,6 +363,7 @@ def _fedac_ii_any_eta(ctx: Context, sigma_of, rest) -> Evidence:
     "209 L^(2/3) B^(4/3) sigma^(2/3)/(lambda^(1/3) K^(1/3) R^(4/3)) + (4 sigma^2/(lambda M K R)) log(e + lambda L M "
     "K R B^2/sigma^2) + (16201 L^2 sigma^2/(lambda^3 K R^4)) log^4(e^4 + lambda^3 K R^4 B^2/(L sigma^2)) (exact on the "
     "singular quadratic, sigma = sqrt(tr C), lambda in {1e-3, 1e-2, 1e-1}).",
+    scope="printed",
     expect="holds",
 )
 def lem_b28(ctx: Context) -> Evidence:
@@ -397,6 +404,7 @@ def lem_b28(ctx: Context) -> Evidence:
     statement="For the potential Phi of F~_lambda (3.29, mu = lambda, so (lambda/6)||xbar - x_lambda*||^2): Phi^(R,0) "
     ">= F(xbar_ag^(R,0)) - F* - lambda B^2/2 (checked in expectation along FedAc-II runs, eta = 0.5/(L + lambda), M "
     "= 4, (K, R) in {(4, 8), (16, 32)}) and Phi^(0,0) <= (L/2)||x^(0,0) - x*||^2, for lambda in {1e-3, ..., 1}.",
+    scope="printed",
     expect="holds",
 )
 def prop_b29(ctx: Context) -> Evidence:
@@ -427,6 +435,7 @@ def prop_b29(ctx: Context) -> Evidence:
     "eta^(3/2) L K^(1/2) sigma^2/(lambda^(1/2) M) + 2 eta^(3/2) lambda^(1/2) K^(1/2) sigma^2/M + e^9 eta^4 Q^2 K^2 "
     "sigma^4/lambda, the last term 0 at Q = 0 (exact on the singular quadratic, sigma meeting Assumption 3.2(b), "
     "lambda in {1e-3, 1e-2, 1e-1}, eta (L + lambda) in {1, 0.1, 1e-3}).",
+    scope="printed",
     expect="holds",
 )
 def lem_b30(ctx: Context) -> Evidence:
@@ -452,6 +461,7 @@ def lem_b30(ctx: Context) -> Evidence:
     "K^(1/2) R^(3/2)) + (e^18 Q^2 sigma^4/(lambda^5 K^2 R^8)) log^8(e^8 + lambda^5 L K^2 R^8 B^2/(Q^2 sigma^4)); at "
     "Q = 0 (limit Q -> 0+) the Q-argument of the min is +inf and the last term is 0 (exact on the singular "
     "quadratic, sigma meeting Assumption 3.2(b), lambda in {1e-3, 1e-2, 1e-1}).",
+    scope="printed",
     expect="holds",
 )
 def lem_b31(ctx: Context) -> Evidence:
@@ -541,6 +551,7 @@ def _thm_b23_rule(Q: float, s: float, M: int, K: int, R: int) -> tuple[float, fl
     "sigma^(2/3))), at Q = 0 read as the limit Q -> 0+ (the Q^(1/3) entry of lambda and the last term -> 0, the "
     "Q-argument of eta's min -> +inf); exact on the singular quadratic, sigma meeting Assumption 3.2(b). The witness "
     "evaluates the printed formulas at tiny Q > 0 (admissible: a quadratic satisfies A3.2(a) with any Q >= 0).",
+    scope="printed",
     expect="holds",
 )
 def thm_b23(ctx: Context) -> Evidence:

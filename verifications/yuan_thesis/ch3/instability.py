@@ -76,6 +76,7 @@ def _existential(ctx: Context, component: int, scale: Fraction) -> Evidence:
     source="Theorem 3.8",
     statement="For kappa >= 25 and any K there are a 1-D L-smooth, mu-strongly convex F and, for small eps, starts "
     "eps apart with |w^(3K) - u^(3K)| >= (1/2) eps 1.02^K (kappa in {25, 100, 10^4}, K up to 20, full 50).",
+    scope="printed",
     expect="holds",
     figure="agd-instability",
 )
@@ -92,6 +93,7 @@ def thm38_w(ctx: Context) -> Evidence:
     source="Theorem 3.8",
     statement="For kappa >= 25 and any K there are such an F and starts eps apart with |w_ag^(3K) - u_ag^(3K)| >= "
     "eps 1.02^K (kappa in {25, 100, 10^4}, K up to 20, full 50).",
+    scope="printed",
     expect="holds",
 )
 def thm38_ag(ctx: Context) -> Evidence:
@@ -162,6 +164,7 @@ def identity_evidence(items: dict[str, object]) -> Evidence:
     source="Lemma 3.27 (as printed: sqrt(kappa)/sqrt(kappa + 1) and 1/sqrt(kappa + 1))",
     statement="The difference of two AGD runs obeys [d_ag; d]+ = M [d_ag; d] with M = [[sqrt(kappa)/sqrt(kappa+1) "
     "(1 - h/L), 1/sqrt(kappa+1) (1 - h/L)], [1/sqrt(kappa+1) (1 - h/mu), sqrt(kappa)/sqrt(kappa+1) (1 - h/L)]].",
+    scope="printed",
     expect="fails",
 )
 def lem327(ctx: Context) -> Evidence:
@@ -181,6 +184,7 @@ def lem327(ctx: Context) -> Evidence:
     source="Lemma 3.27, with 1/(sqrt(kappa) + 1)",
     statement="Corrected: M(h) = 1/(sqrt(kappa) + 1) [[sqrt(kappa)(1 - h/L), 1 - h/L], [1 - h/mu, sqrt(kappa)"
     "(1 - h/L)]], and fedtheory.instability.step_matrix implements it (exact at h = mu, L for kappa = 25, 100, 10^4).",
+    scope="printed",
     expect="holds",
 )
 def lem327_corrected(ctx: Context) -> Evidence:
@@ -207,6 +211,7 @@ RHO = 2 * (1 - 1 / S) ** 3
     source="proof of Theorem 3.8 (its step matrices)",
     statement="The step matrix is [[1 - 1/sqrt(kappa), (sqrt(kappa) - 1)/kappa], [0, 1 - 1/sqrt(kappa)]] where "
     "F'' = mu and [[0, 0], [1 - sqrt(kappa), 0]] where F'' = L.",
+    scope="printed",
     expect="holds",
 )
 def proof_step_matrices(ctx: Context) -> Evidence:
@@ -224,6 +229,7 @@ def proof_step_matrices(ctx: Context) -> Evidence:
     f"{PAPER}/thm-3.8:proof-3step",
     source="proof of Theorem 3.8 (first equality of the three-step product)",
     statement="A_mu A_L A_mu = -(sqrt(kappa) - 1)^3 [[kappa^(-3/2), kappa^(-2)], [kappa^(-1), kappa^(-3/2)]].",
+    scope="printed",
     expect="holds",
 )
 def proof_3step(ctx: Context) -> Evidence:
@@ -238,6 +244,7 @@ def proof_3step(ctx: Context) -> Evidence:
     source="proof of Theorem 3.8 (second equality of the three-step product)",
     statement="A_mu A_L A_mu = -2(1 - 1/sqrt(kappa))^3 P with P = [[1/2, 1/(2 sqrt(kappa))], [1/(2 sqrt(kappa)), "
     "1/2]].",
+    scope="printed",
     expect="fails",
 )
 def proof_factorization(ctx: Context) -> Evidence:
@@ -252,6 +259,7 @@ def proof_factorization(ctx: Context) -> Evidence:
     f"{PAPER}/thm-3.8:proof-P-idempotent",
     source="proof of Theorem 3.8 (P^K = P)",
     statement="P = [[1/2, 1/(2 sqrt(kappa))], [1/(2 sqrt(kappa)), 1/2]] is idempotent: P^K = P.",
+    scope="printed",
     expect="fails",
 )
 def proof_p_idempotent(ctx: Context) -> Evidence:
@@ -265,6 +273,7 @@ def proof_p_idempotent(ctx: Context) -> Evidence:
     source="proof of Theorem 3.8, with P's lower-left entry sqrt(kappa)/2",
     statement="Corrected: A_mu A_L A_mu = -2(1 - 1/sqrt(kappa))^3 P' with P' = [[1/2, 1/(2 sqrt(kappa))], "
     "[sqrt(kappa)/2, 1/2]], which is idempotent (rank one, trace 1), so the K-cycle product is (-rho)^K P'.",
+    scope="printed",
     expect="holds",
 )
 def proof_factorization_corrected(ctx: Context) -> Evidence:
@@ -281,6 +290,7 @@ def proof_factorization_corrected(ctx: Context) -> Evidence:
     statement="With u_ag = w_ag - eps and u = w - eps: [w_ag - u_ag; w - u]^(3K) = (1/2) eps (-2(1 - "
     "1/sqrt(kappa))^3)^K [1 + 1/sqrt(kappa); sqrt(kappa) + 1] (checked exactly on certified constructions and "
     "symbolically).",
+    scope="printed",
     expect="holds",
 )
 def proof_final_vector(ctx: Context) -> Evidence:
@@ -306,6 +316,7 @@ def proof_final_vector(ctx: Context) -> Evidence:
     f"{PAPER}/thm-3.8:proof-rho",
     source="proof of Theorem 3.8 (the bound on rho)",
     statement="For kappa >= 25, |2(1 - 1/sqrt(kappa))^3| > 1.02.",
+    scope="printed",
     expect="holds",
 )
 def proof_rho(ctx: Context) -> Evidence:
@@ -326,6 +337,7 @@ def proof_rho(ctx: Context) -> Evidence:
     source="proof of Theorem 3.8 (its final vector and conclusion), against the statement of Theorem 3.8",
     statement="The proof's final vector gives the statement's |w_ag - u_ag| >= eps 1.02^K: (1/2)(1 + 1/sqrt(kappa)) "
     "rho^K >= 1.02^K for kappa >= 25 and every K >= 1 (the proof's own conclusion only claims 1/2).",
+    scope="printed",
     expect="fails",
 )
 def proof_establishes_ag(ctx: Context) -> Evidence:
@@ -344,6 +356,7 @@ def proof_establishes_ag(ctx: Context) -> Evidence:
     source="proof of Theorem 3.8 (its conclusion)",
     statement="The proof's conclusion: |w_ag^(3K) - u_ag^(3K)| >= (1/2) 1.02^K eps and |w^(3K) - u^(3K)| >= 1.02^K "
     "eps on the proof's construction (certified, kappa in {25, 100, 10^4}).",
+    scope="printed",
     expect="holds",
 )
 def proof_conclusion(ctx: Context) -> Evidence:
@@ -380,6 +393,7 @@ def _gd_growth(objective: ins.BumpObjective, w0: Fraction, eps: Fraction, T: int
     source="Remark 3.9",
     statement="GD with eta = 1/L does not expand the difference of two runs on a convex objective: on the constructed "
     "instances (exact) and on random 1-D L-smooth convex piecewise quadratics (float), |Delta_(t+1)| <= |Delta_t|.",
+    scope="printed",
     expect="holds",
 )
 def remark_39(ctx: Context) -> Evidence:
@@ -439,6 +453,7 @@ def _pattern_growth(kappa: float, max_period: int) -> tuple[float, tuple]:
     statement="(Derived) kappa >= 25 is sufficient but not necessary: some curvature pattern of period <= 8 makes "
     "AGD's difference grow (per-step spectral growth > 1) already for kappa below 25; measured: the smallest such "
     "kappa (bisection) is below 25.",
+    scope="printed",
     expect="holds",
 )
 def threshold(ctx: Context) -> Evidence:
@@ -510,6 +525,7 @@ def _draw(path) -> None:
     "1 and F'' = mu otherwise, for the reference run and for the run started eps away: built by placing the L-pieces "
     "one at a time (Claim 3.26) and certified in exact rationals; measured: the smallest distance of any md^(t) to a "
     "piece edge (> 0 claimed).",
+    scope="printed",
     expect="holds",
 )
 def lem_325(ctx: Context) -> Evidence:

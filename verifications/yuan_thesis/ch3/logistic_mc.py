@@ -161,6 +161,7 @@ def _add_estimate(points: Points, samples: np.ndarray, bound: float, family_size
     "Monte Carlo on homogeneous l2-logistic regression (d = 4, N = 64 shared rows, lambda in {0.05, 0.005}, one "
     "sampled row per query, certified L, mu = lambda, sigma^2 = mean ||a_i||^2, F*), starts x = 0 and x* + 30u, "
     "(M, K, R) in {(2,4,4), (16,16,16), (1,4,1024)} (quick; more in full); simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def thm_35_logistic(ctx: Context) -> Evidence:
@@ -198,6 +199,7 @@ def thm_35_logistic(ctx: Context) -> Evidence:
     "FedAc-II yields E Phi^(R,0) <= min{exp(-mu K R/(3L)), exp(-mu^(1/2) K^(1/2) R/(3 L^(1/2)))} Phi0 + (4 sigma^2/"
     "(mu M K R)) log(e + mu M K R Phi0/sigma^2) + (8101 L^2 sigma^2/(mu^3 K R^4)) log^4(e + mu^3 K R^4 Phi0/(L^2 "
     "sigma^2)); Monte Carlo on the instances, starts and (M, K, R) grid of yuan-thesis/thm-3.5:logistic.",
+    scope="printed",
     expect="holds",
 )
 def thm_b12_logistic(ctx: Context) -> Evidence:
@@ -239,6 +241,7 @@ def thm_b12_logistic(ctx: Context) -> Evidence:
     "Phi0 + eta^(1/2) sigma^2/(mu^(1/2) M K^(1/2)) + 100 eta^2 L^2 K sigma^2/mu; Monte Carlo on the instances and "
     "starts of yuan-thesis/thm-3.5:logistic, eta L in {1, 0.1, 0.01, 0.001}, (M, K, R) in {(2,4,4), (8,8,8), "
     "(4,4,64)} (quick; more in full); simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def lem_b15_logistic(ctx: Context) -> Evidence:
@@ -336,6 +339,7 @@ def _discrepancy_evidence(entries: list, S: int, witness: dict) -> Evidence:
     "x(0,0) = 0, R = 2 (3 in full), every k = 1..K-1 (the LHS is 0 on quadratics), M in {2, 8}, K in {4, 16}, "
     "eta L in {1, 0.1, 0.01}, gamma in {eta, FedAc-II's max(sqrt(eta/(mu K)), eta)} (+ sqrt(eta/mu) in full); "
     "simultaneous 99% intervals over all (config, r, k).",
+    scope="printed",
     expect="holds",
 )
 def lem_b14(ctx: Context) -> Evidence:
@@ -386,6 +390,7 @@ def lem_b14(ctx: Context) -> Evidence:
     "N(0, s^2), s in {0.1, 1, 3}, sigma = (E xi^4)^(1/4) = 3^(1/4) s (Assumption 3.2(b); it also meets 3.1(c)), "
     "x(0,0) = x* = 0, R = 3, every k = 1..K-1, M in {2, 8}, K in {4, 16}, eta L in {1, 0.1, 0.01}, gamma in {eta, "
     "FedAc-II's max(sqrt(eta/(mu K)), eta)} (+ sqrt(eta/mu) in full); simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def lem_324(ctx: Context) -> Evidence:

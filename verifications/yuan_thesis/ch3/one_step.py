@@ -177,6 +177,7 @@ def _check(ctx: Context, which: str) -> Evidence:
     "x*||^2 + (1/alpha)||xbar_md - x*||^2 + gamma^2 ||avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M - 2 gamma avg <grad "
     "F(x_md,m), (1 - c) x_m + c x_ag,m - x*> + 2 gamma L avg ||xbar_md - x_md,m|| ||(1 - c)(xbar - x_m) + c(xbar_ag - "
     "x_ag,m)||, c = (1 - 1/beta)/alpha (exact conditional expectations, random states and hyperparameters).",
+    scope="printed",
     expect="holds",
 )
 def prop_312(ctx: Context) -> Evidence:
@@ -192,6 +193,7 @@ def prop_312(ctx: Context) -> Evidence:
     statement="E[avg_m F(x_ag,m+) - F*] <= (1 - 1/alpha)(avg_m F(x_ag,m) - F*) - (eta/2)||avg grad F(x_md,m)||^2 + "
     "eta^2 L sigma^2/2 + (1/alpha) avg <grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) x_ag,m - x*> - "
     "(mu/(2 alpha))||xbar_md - x*||^2.",
+    scope="printed",
     expect="holds",
 )
 def prop_313(ctx: Context) -> Evidence:
@@ -206,6 +208,7 @@ def prop_313(ctx: Context) -> Evidence:
     statement="Per client: E[F(x_ag,m+) - F*] <= (1 - 1/alpha)(F(x_ag,m) - F*) - (eta/2)||grad F(x_md,m)||^2 + eta^2 L "
     "sigma^2/2 - (mu/(2 alpha))||x_md,m - x*||^2 + (1/alpha)<grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) "
     "x_ag,m - x*>.",
+    scope="printed",
     expect="holds",
 )
 def claim_314(ctx: Context) -> Evidence:
@@ -220,6 +223,7 @@ def claim_314(ctx: Context) -> Evidence:
     statement="With alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1): 2 alpha/beta = 1 - (1 - 1/beta)/"
     "alpha; 1 - 2 alpha/beta = (1 - 1/beta)/alpha; (1/2)/alpha - (1/3) gamma mu (1 + (1/2)/alpha) = 0; eta/2 + (1/6) "
     "gamma^2 mu (1 + 2 alpha) = (eta + gamma)/2; 1/alpha = 2 gamma mu/(3 - gamma mu).",
+    scope="printed",
     expect="holds",
 )
 def lem_323_identities(ctx: Context) -> Evidence:

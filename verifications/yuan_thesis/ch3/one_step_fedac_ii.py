@@ -196,6 +196,7 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
     "F(xbar_md) - avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M, c = (1 - 1/beta)/alpha. Exact conditional expectations "
     "on a quadratic with Gaussian noise and two one-sample logistic regressions (n = 30 and 5), M in {1, 2, 4}, "
     "general (alpha, beta) and FedAc-II's.",
+    scope="printed",
     expect="holds",
 )
 def prop_b4(ctx: Context) -> Evidence:
@@ -213,6 +214,7 @@ def prop_b4(ctx: Context) -> Evidence:
     "xbar_ag - x*> + (eta/2)||grad F(xbar_md) - avg grad F(x_md,m)||^2 + eta^2 L sigma^2/(2M). Exact: the quadratic "
     "with Gaussian noise, and a one-sample logistic regression with n = 5 averaged over all 5^M sample tuples; M in "
     "{1, 2, 4}, general (alpha, beta) and FedAc-II's.",
+    scope="printed",
     expect="holds",
 )
 def prop_b5(ctx: Context) -> Evidence:
@@ -254,6 +256,7 @@ def _normalized(lhs, rhs, scale) -> tuple[np.ndarray, np.ndarray]:
     "states (M in {2, 4}) on the 1-D log-cosh objective (A.15) (L = 1, Q = 1) and a separable 3-D sum of such "
     "coordinates (Q = 1). The first link is Jensen's inequality; where the third derivative underflows both of its "
     "sides are rounding noise, so it is not compared separately.",
+    scope="printed",
     expect="holds",
 )
 def eq_331(ctx: Context) -> Evidence:
@@ -293,6 +296,7 @@ def eq_331(ctx: Context) -> Evidence:
     source="(3.30)-(3.31), with Q = 0",
     statement="On a quadratic (Q = 0) the left side ||avg grad F(x_m) - grad F(xbar)||^2 is 0 (<= the right side "
     "0), in exact rational arithmetic at random client states (the quadratic of one_step.py, M in {2, 4}).",
+    scope="printed",
     expect="holds",
 )
 def eq_331_quadratic(ctx: Context) -> Evidence:
@@ -318,6 +322,7 @@ def eq_331_quadratic(ctx: Context) -> Evidence:
     "Q^2/(mu M)) sum_m ||xbar - x_m||^4 + eta^2 sigma^2/M, at random client states (M in {1, 2, 4}, eta = U(0, 1] / "
     "(4L)) on the 1-D log-cosh objective (A.15) and its separable 3-D version with additive constant-norm noise "
     "(+-s per coordinate, sigma^2 = d s^2 meets A3.1(c) and A3.2(b) with equality); exact conditional expectation.",
+    scope="printed",
     expect="holds",
 )
 def prop_b20(ctx: Context) -> Evidence:
@@ -406,6 +411,7 @@ def _fedac_ii_region(prob, quick: bool):
     "sum_m ||xbar_md - x_md,m|| ||(xbar - x_m)/(1 + gamma mu) + gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)|| <= "
     "(sqrt(10) eta/gamma) ||X^-1 [Delta_ag; Delta]||^2, with the right side averaged over distinct client pairs "
     "(module docstring); random states, M in {2, 4}, over the admissible grid of stability.py (L = 1).",
+    scope="printed",
     expect="holds",
 )
 def prop_318(ctx: Context) -> Evidence:
@@ -420,6 +426,7 @@ def prop_318(ctx: Context) -> Evidence:
     source="Claim 3.20",
     statement="Same setting: the left side of Proposition 3.18 is <= ||X' [1/(1 + gamma mu); gamma mu/(1 + gamma "
     "mu)]|| ||X' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| ||X^-1 [Delta_ag; Delta]||^2 (pair average).",
+    scope="printed",
     expect="holds",
 )
 def claim_320(ctx: Context) -> Evidence:
@@ -516,6 +523,7 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
     "sqrt(eta/mu)], eta <= 1/L, Assumption 3.2(a): ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (289 eta^4 Q^2/(324 "
     "gamma^4)) ||X^-1 [Delta_ag; Delta]||^4 (pair average of the 4th powers), at random states (M in {2, 4}) on the "
     "1-D and 3-D log-cosh objectives, mu in {1, 0.1, 0.01, 1e-4} times the objective's.",
+    scope="printed",
     expect="holds",
 )
 def prop_b9(ctx: Context) -> Evidence:
@@ -530,6 +538,7 @@ def prop_b9(ctx: Context) -> Evidence:
     statement="Same setting: ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (Q^2/4) ||X' [(9 - 9 gamma mu + 2 gamma^2 "
     "mu^2)/(9 - 6 gamma mu - gamma^2 mu^2); (3 gamma mu - 3 gamma^2 mu^2)/(9 - 6 gamma mu - gamma^2 mu^2)]||^4 ||X^-1 "
     "[Delta_ag; Delta]||^4 (pair average).",
+    scope="printed",
     expect="holds",
 )
 def claim_b10(ctx: Context) -> Evidence:
@@ -544,6 +553,7 @@ def claim_b10(ctx: Context) -> Evidence:
     statement="FedAc-II, gamma in [eta, sqrt(eta/mu)], eta <= 1/L, Assumption 3.1: ||grad F(xbar_md) - avg grad "
     "F(x_md,m)||^2 <= (17 eta^2 L^2/(9 gamma^2)) ||X^-1 [Delta_ag; Delta]||^2 (pair average), at random states (M in "
     "{2, 4}) on the one-sample logistic regression of one_step.py (n = 30, d = 4) and the 3-D log-cosh objective.",
+    scope="printed",
     expect="holds",
 )
 def prop_b17(ctx: Context) -> Evidence:
@@ -562,6 +572,7 @@ def prop_b17(ctx: Context) -> Evidence:
     source="proof of Lemma 3.24",
     statement="(289/324) * 49 < 44, in exact rationals; 289/324 = (1/4)(sqrt(17)/3)^4 is Proposition B.9's constant "
     "(Claims B.10 and B.11) and 49 = 7^2 comes from telescoping Proposition B.8.",
+    scope="printed",
     expect="holds",
 )
 def lem_324_const(ctx: Context) -> Evidence:
@@ -591,6 +602,7 @@ _B14_UNITS = {**UNITS, gamma: STEP}
     "gamma^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K)) times Proposition B.17's factor 17 eta^2 L^2/(9 gamma^2), has the "
     "units of ||grad F||^2, and 34/9 <= 4 gives the lemma's 4 eta^2 L^2 K sigma^2 (1 + gamma^2 mu/eta)^(2K) (sympy, "
     "exact rationals).",
+    scope="printed",
     expect="fails",
 )
 def lem_b14_proof(ctx: Context) -> Evidence:
@@ -605,6 +617,7 @@ def lem_b14_proof(ctx: Context) -> Evidence:
     statement="Corrected display (34/9) eta^2 L^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K): equal to telescoped "
     "Proposition B.16 times Proposition B.17's factor, with the units of ||grad F||^2, and <= the lemma's bound since "
     "34/9 <= 4.",
+    scope="printed",
     expect="holds",
 )
 def lem_b14_proof_corrected(ctx: Context) -> Evidence:

@@ -137,6 +137,7 @@ def _contraction(ctx: Context, variant: str, factor_kind: str) -> Evidence:
     source="proof of Lemma 3.7 (one-step form before telescoping), with sigma = 0 and M = 1",
     statement="Noiseless FedAc-I (alpha = 1/(gamma mu), beta = alpha + 1, any gamma in [eta, sqrt(eta/mu)], eta <= "
     "1/L): Psi_{t+1} <= (1 - gamma mu) Psi_t on logistic regressions, quadratics and the Theorem 3.8 instance.",
+    scope="printed",
     expect="holds",
 )
 def lem_37_one_step(ctx: Context) -> Evidence:
@@ -150,6 +151,7 @@ def lem_37_one_step(ctx: Context) -> Evidence:
     f"{PAPER}/lem-3.23:one-step",
     source="proof of Lemma 3.23, (B.10) term (I), with sigma = 0",
     statement="Noiseless FedAc-II: Phi_{t+1} <= (1 - gamma mu/(3 - gamma mu)) Phi_t (the proof's intermediate factor).",
+    scope="printed",
     expect="holds",
 )
 def lem_323_one_step(ctx: Context) -> Evidence:
@@ -162,6 +164,7 @@ def lem_323_one_step(ctx: Context) -> Evidence:
     f"{PAPER}/lem-3.23:one-step-printed",
     source="proof of Lemma 3.23, after (B.11), with sigma = 0",
     statement="Noiseless FedAc-II: Phi_{t+1} <= (1 - gamma mu/3) Phi_t.",
+    scope="printed",
     expect="holds",
 )
 def lem_323_one_step_printed(ctx: Context) -> Evidence:

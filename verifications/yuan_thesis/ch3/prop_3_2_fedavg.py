@@ -31,6 +31,7 @@ PAPER = "yuan-thesis"
         requirement="",
         hidden="Theorem B.18's log factor; eta mu K R",
     ),
+    scope="printed",
     expect="holds",
 )
 def prop32(ctx: Context) -> Evidence:
@@ -49,6 +50,7 @@ def prop32(ctx: Context) -> Evidence:
     "log t <= 0 for both its terms, and its statistical term is logs x constant times sigma^2/(mu M K R). B.18's "
     "decay constants (4 L B^2, mu K R/(8L)) differ from (3.6)'s (L B^2, mu K R/L); that constant-level comparison "
     "is not made here (B.18 is not Prop 3.2's complete version; see prop-3.2:decay-term).",
+    scope="printed",
     expect="holds",
 )
 def prop32_polylog(ctx: Context) -> Evidence:
@@ -72,6 +74,7 @@ def prop32_polylog(ctx: Context) -> Evidence:
     "xbar^(0,0) = x^(0,0) for every admissible rho and eta: F(x^(0,0)) - F* <= exp(-mu K R/L) L B^2. F(x) = (L x_1^2 "
     "+ mu x_2^2)/2 with L = 1, x^(0,0) = (B, 0), B = 1, L/mu in {1, 1.2, 1.4, 1.5, 2, 10, 100}; measured by FedAvg's "
     "exact weighted average with sigma = 0.",
+    scope="printed",
     expect="fails",
 )
 def prop32_decay(ctx: Context) -> Evidence:

@@ -81,6 +81,7 @@ ATILDE_BLOCKS[1, 0] = -(gamma - eta) * mu * (3 * gamma + 6 * eta - GM * (3 * gam
     statement="For FedAc with any alpha, beta, the difference of two clients obeys [D_ag; D]+ = [[(1 - 1/beta)(I - "
     "eta H), (1/beta)(I - eta H)], [(1 - 1/beta)(I/alpha - gamma H), (1/beta)(I/alpha - gamma H) + (1 - 1/alpha) I]] "
     "[D_ag; D] - [eta I; gamma I] D_eps.",
+    scope="printed",
     expect="holds",
 )
 def claim_319(ctx: Context) -> Evidence:
@@ -94,6 +95,7 @@ def claim_319(ctx: Context) -> Evidence:
     source="Proposition 3.15, (3.21)",
     statement="With alpha = 1/(gamma mu), beta = alpha + 1, Claim 3.19's matrix is A(mu, gamma, eta, H) = (1/(1 + "
     "gamma mu)) [[I - eta H, gamma mu (I - eta H)], [-gamma (H - mu I), I - gamma^2 mu H]].",
+    scope="printed",
     expect="holds",
 )
 def prop_315(ctx: Context) -> Evidence:
@@ -112,6 +114,7 @@ def prop_315(ctx: Context) -> Evidence:
     source="Proposition B.6, (B.24)",
     statement="With FedAc-II's alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1), Claim 3.19's "
     "matrix is (B.24).",
+    scope="printed",
     expect="holds",
 )
 def prop_b6(ctx: Context) -> Evidence:
@@ -125,6 +128,7 @@ def prop_b6(ctx: Context) -> Evidence:
     source="(3.22), and the proofs of Propositions 3.16 and 3.17",
     statement="X(gamma, eta) = [[(eta/gamma) I, 0], [I, I]] has inverse [[(gamma/eta) I, 0], [-(gamma/eta) I, I]], "
     "and X^-1 [eta I; gamma I] = [gamma I; 0].",
+    scope="printed",
     expect="holds",
 )
 def eq_322(ctx: Context) -> Evidence:
@@ -143,6 +147,7 @@ def eq_322(ctx: Context) -> Evidence:
     source="proof of Proposition 3.16 (the matrix B)",
     statement="B = X^-1 A X = (1/((1 + gamma mu) eta)) [[(eta + gamma^2 mu)(I - eta H), gamma^2 mu (I - eta H)], "
     "[-mu (gamma^2 - eta^2) I, (eta - gamma^2 mu) I]].",
+    scope="printed",
     expect="holds",
 )
 def prop_316_b(ctx: Context) -> Evidence:
@@ -156,6 +161,7 @@ def prop_316_b(ctx: Context) -> Evidence:
     source="proof of Proposition B.7 (the display of A~ and its separately printed blocks)",
     statement="A~ = X^-1 A(B.24) X equals the printed display and the separately printed blocks, both with the "
     "prefactor 1/(9 - (6 + gamma mu) gamma mu eta).",
+    scope="printed",
     expect="fails",
 )
 def prop_b7_atilde(ctx: Context) -> Evidence:
@@ -181,6 +187,7 @@ def prop_b7_atilde(ctx: Context) -> Evidence:
     source="proof of Proposition B.7 (the blocks of A~), with the prefactor 1/(eta (9 - (6 + gamma mu) gamma mu))",
     statement="Corrected: with the prefactor 1/(eta (9 - (6 + gamma mu) gamma mu)) the printed blocks equal "
     "X^-1 A(B.24) X exactly; the display needs in addition the factor mu in A~_21.",
+    scope="printed",
     expect="holds",
 )
 def prop_b7_atilde_corrected(ctx: Context) -> Evidence:
@@ -250,6 +257,7 @@ def _uniform_bound(ctx: Context, matrix, factor: float) -> Evidence:
     statement="sup_{mu I <= H <= L I} ||X^-1 A(3.21) X||_2 <= 1 + 2 gamma^2 mu/eta for gamma in (eta, sqrt(eta/mu)], "
     "and <= 1 for gamma = eta (L = 1; kappa up to 1e4, eta L in [0.01, 1], prescribed gamma for K in {1, 4, 64, 4096} "
     "and the admissible range's edges and midpoint).",
+    scope="printed",
     expect="holds",
 )
 def prop_316(ctx: Context) -> Evidence:
@@ -263,6 +271,7 @@ def prop_316(ctx: Context) -> Evidence:
     source="Proposition B.7",
     statement="sup_H ||X^-1 A(B.24) X||_2 <= 1 + gamma^2 mu/eta for gamma in (eta, sqrt(eta/mu)], and <= 1 for "
     "gamma = eta (same grid as prop-3.16).",
+    scope="printed",
     expect="holds",
 )
 def prop_b7(ctx: Context) -> Evidence:
@@ -275,6 +284,7 @@ def prop_b7(ctx: Context) -> Evidence:
     f"{PAPER}/prop-3.16:case-ii",
     source="proof of Proposition 3.16, Case II",
     statement="For gamma = eta the block bound (1 + eta mu - 2 eta^2 mu^2)/(1 + eta mu) (<= 1) bounds sup_H ||B||_2.",
+    scope="printed",
     expect="holds",
 )
 def prop_316_case_ii(ctx: Context) -> Evidence:
@@ -298,6 +308,7 @@ def prop_316_case_ii(ctx: Context) -> Evidence:
     source="proof of Lemma 3.10, (3.25)",
     statement="With gamma = sqrt(eta/(mu K)) the per-step factor 1 + 2 gamma^2 mu/eta is 1 + 2/K and the squared "
     "growth over a round (1 + 2/K)^(2K) <= e^4, for every K >= 1.",
+    scope="printed",
     expect="holds",
 )
 def eq_325(ctx: Context) -> Evidence:
@@ -323,6 +334,7 @@ def eq_325(ctx: Context) -> Evidence:
     statement="On the instances built to make AGD unstable (kappa = 25, 100, 10^4, 60 steps), noiseless FedAc-I with "
     "eta = 1/L and K in {1, 4, 16, 64} (gamma = max(1/sqrt(L mu K), eta)) keeps ||X^-1 [D_ag; D]_t|| <= (1 + 2 gamma^2 "
     "mu/eta)^t ||X^-1 [D_ag; D]_0|| for two starts eps apart (exact rationals); K = 1 is AGD.",
+    scope="printed",
     expect="holds",
 )
 def prop_316_on_instance(ctx: Context) -> Evidence:
@@ -389,6 +401,7 @@ def _vector_norm_claim(ctx: Context, vector, bound) -> Evidence:
     source="Claim 3.21",
     statement="||X(gamma, eta)' [1/(1 + gamma mu); gamma mu/(1 + gamma mu)]|| <= sqrt(5) eta/gamma over the admissible "
     "region (mu > 0, eta in (0, 1/L], gamma in [eta, sqrt(eta/mu)]).",
+    scope="printed",
     expect="holds",
 )
 def claim_321(ctx: Context) -> Evidence:
@@ -403,6 +416,7 @@ def claim_321(ctx: Context) -> Evidence:
     f"{PAPER}/claim-3.22",
     source="Claim 3.22",
     statement="||X(gamma, eta)' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| <= sqrt(2) over the admissible region.",
+    scope="printed",
     expect="holds",
 )
 def claim_322(ctx: Context) -> Evidence:
@@ -416,6 +430,7 @@ def claim_322(ctx: Context) -> Evidence:
     source="Claim B.11",
     statement="||X(gamma, eta)' [1 - 1/beta; 1/beta]|| <= sqrt(17) eta/(3 gamma) for FedAc-II's beta over the "
     "admissible region.",
+    scope="printed",
     expect="holds",
 )
 def claim_b11(ctx: Context) -> Evidence:
@@ -434,6 +449,7 @@ def claim_b11(ctx: Context) -> Evidence:
     f"{PAPER}/lem-3.10:const",
     source="proof of Lemma 3.10 (2 sqrt(10) < 7); Lemma 3.24's (289/324) 49 < 44 is lem-3.24:const",
     statement="2 sqrt(10) < 7.",
+    scope="printed",
     expect="holds",
 )
 def lem_310_const(ctx: Context) -> Evidence:
@@ -447,6 +463,7 @@ def lem_310_const(ctx: Context) -> Evidence:
     source="Proposition 3.15 (state vector [D_ag; D_eps] on both sides)",
     statement="Read literally: [D_ag; D_eps]^(r,k+1) = A [D_ag; D_eps]^(r,k) - [eta I; gamma I] D_eps^(r,k), with "
     "D_eps the difference of the two clients' gradient noises (two clients on a quadratic, random states and noise).",
+    scope="printed",
     expect="fails",
 )
 def prop_315_as_printed(ctx: Context) -> Evidence:

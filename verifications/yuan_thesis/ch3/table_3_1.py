@@ -69,6 +69,7 @@ CITED = {
     f"{PAPER}/tab-3.1:dimensions",
     source="Table 3.1",
     statement="Every rate of Table 3.1 has the units of E F - F*.",
+    scope="printed",
     expect="fails",
 )
 def dimensions(ctx: Context) -> Evidence:
@@ -90,6 +91,7 @@ def dimensions(ctx: Context) -> Evidence:
     statement="Each entry equals the rate of the theorem it cites (logs, decay terms and constants dropped): "
     "FedAc under A3.1 (Theorem 3.1), FedAvg and FedAc under A3.2 (Theorems 3.4, 3.3), FedAvg general convex "
     "(Proposition 2.1, Theorem 2.19).",
+    scope="printed",
     expect="fails",
 )
 def vs_cited(ctx: Context) -> Evidence:
@@ -110,6 +112,7 @@ def vs_cited(ctx: Context) -> Evidence:
     source="Table 3.1, row A3.2 (mu > 0), FedAvg, with mu^5 as in Theorem 3.4",
     statement="Corrected: FedAvg under A3.2 (mu > 0) is exp. decay + sigma^2/(mu M K R) + Q^2 sigma^4/(mu^5 K^2 R^4), "
     "dimensionally consistent and equal to Theorem 3.4's rate.",
+    scope="printed",
     expect="holds",
 )
 def fedavg_a32_corrected(ctx: Context) -> Evidence:
@@ -139,6 +142,7 @@ def _sync_exponent(communication) -> sp.Expr:
     "speedup, FedAvg Otilde(M)",
     statement="The communication term falls below sigma^2/(mu M K R) once R >= (kappa^2 M)^(1/3) for FedAc's "
     "L^2 sigma^2/(mu^3 K R^4) (M-exponent 1/3) and R >= kappa M for FedAvg's L sigma^2/(mu^2 K R^2) (exponent 1).",
+    scope="printed",
     expect="holds",
 )
 def sync(ctx: Context) -> Evidence:

@@ -17,6 +17,7 @@ PAPER = "yuan-thesis"
     f"{PAPER}/thm-3.1:a-polylog",
     source="Theorem 3.1(a), (3.4), against Theorem 3.5 and Remark 3.6",
     statement=POLYLOG.format(complete="Theorem 3.5", display="(3.4)", extra="", decay=DECAY),
+    scope="printed",
     expect="holds",
 )
 def thm31a_polylog(ctx: Context) -> Evidence:
@@ -39,6 +40,7 @@ def thm31a_polylog(ctx: Context) -> Evidence:
     f"{PAPER}/thm-3.1:b-polylog",
     source="Theorem 3.1(b), (3.5), against Theorem B.12 and Remark B.13",
     statement=POLYLOG.format(complete="Theorem B.12", display="(3.5)", extra="", decay=DECAY),
+    scope="printed",
     expect="holds",
 )
 def thm31b_polylog(ctx: Context) -> Evidence:
@@ -68,6 +70,7 @@ def thm31b_polylog(ctx: Context) -> Evidence:
         requirement="",
         hidden="Theorem 3.5's log^2 factor; gamma mu K R",
     ),
+    scope="printed",
     expect="holds",
 )
 def thm31a(ctx: Context) -> Evidence:
@@ -89,6 +92,7 @@ def thm31a(ctx: Context) -> Evidence:
         requirement="",
         hidden="Theorem B.12's log factor; gamma mu K R",
     ),
+    scope="printed",
     expect="holds",
 )
 def thm31b(ctx: Context) -> Evidence:

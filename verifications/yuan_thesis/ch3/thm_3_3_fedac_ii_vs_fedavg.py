@@ -49,6 +49,7 @@ def _requirement(p):
         requirement=", only R >= sqrt(L/mu) (the theorem's hypothesis)",
         hidden="Theorem B.1's log factor; gamma mu K R",
     ),
+    scope="printed",
     expect="holds",
 )
 def thm33(ctx: Context) -> Evidence:
@@ -67,6 +68,7 @@ def thm33(ctx: Context) -> Evidence:
         extra=" and R >= sqrt(L/mu) (2 p_R >= p_L - p_mu, the theorem's hypothesis)",
         decay=DECAY + "; B.1's 55 L sigma^2/(mu^2 M K R^3) log^3 term has no printed counterpart and must be dominated",
     ),
+    scope="printed",
     expect="holds",
 )
 def thm33_polylog(ctx: Context) -> Evidence:
@@ -90,6 +92,7 @@ def thm33_polylog(ctx: Context) -> Evidence:
     statement="The hypothesis R >= sqrt(L/mu) is needed for (3.7) to follow from Theorem B.1 (footnote 5: B.1 has no "
     "such hypothesis): along some direction v = t^(p_v) with 2 p_R < p_L - p_mu (lattice {-1,0,1}, M, K, R in "
     "{0,1}, plus random ones in [-3, 3], L >= mu), some term of B.1 has lim log(term / (3.7))/log t > 0.",
+    scope="printed",
     expect="holds",
 )
 def thm33_requirement(ctx: Context) -> Evidence:
@@ -144,6 +147,7 @@ def _log_decay_ratio(kappa: float, K_: int, R_: float) -> float:
     "sqrt(L/mu), every term of (3.7) is Otilde of (3.8) (lim log(term / (3.8))/log t <= 0); (ii) the explicit decay "
     "terms with their printed constants: log((3.7)/(3.8)) <= 0 for L/mu in {1, 4, 25, 100, 1000}, K in {1, 4, 16, 64, "
     "256, 1024}, R / ceil(sqrt(L/mu)) in {1, 2, 4, 16, 64}.",
+    scope="printed",
     expect="holds",
 )
 def thm33_vs_fedavg(ctx: Context) -> Evidence:

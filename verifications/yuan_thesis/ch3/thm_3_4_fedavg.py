@@ -24,6 +24,7 @@ PAPER = "yuan-thesis"
         requirement="",
         hidden="Theorem B.18's log factor; eta mu K R",
     ),
+    scope="printed",
     expect="holds",
 )
 def thm34(ctx: Context) -> Evidence:
@@ -38,6 +39,7 @@ def thm34(ctx: Context) -> Evidence:
     source="Theorem 3.4, (3.8), against Theorem B.18",
     statement=POLYLOG.format(complete="Theorem B.18", display="(3.8)", extra="", decay=DECAY)
     + " B.18 bounds E F(sum rho xbar) - F* plus (mu/2) E||xbar^(R,0) - x*||^2 >= 0.",
+    scope="printed",
     expect="holds",
 )
 def thm34_polylog(ctx: Context) -> Evidence:

@@ -65,6 +65,7 @@ def _osp_ball(ctx: Context | str, name: str) -> L2Ball:
     "eta_s = 5, eta_c = 0.02/L, psi = 0.3||.||_1 on Q-hom and Q-het, and the ball (radius 1 on "
     "F = (x - (2,2))'diag(1,10)(x - (2,2))/2, radius 0.5||argmin F|| on Q-hom and Q-het); measured "
     "||x_lim - x*||, bound distance_bound + 1e-9 max(1, ||x*||).",
+    scope="printed",
     expect="fails",
 )
 def limit_feddualavg_osp(ctx: Context) -> Evidence:
@@ -117,6 +118,7 @@ def _osp_zero_rounds(fam: Family):
     "all-zero server primal is ceil(||x_inf||_inf/(lam eta_s eta_c K)) (x_inf FedAvg's fixed point, the limit of the "
     "dual; argmin F for identical clients), lam in {0.3, 0.1, 0.03} on Q-hom and Q-het; measured |first - "
     "predicted| (rounds), bound 0.",
+    scope="printed",
     expect="fails",
 )
 def limit_feddualavg_osp_zero_round(ctx: Context) -> Evidence:
@@ -145,6 +147,7 @@ def limit_feddualavg_osp_zero_round(ctx: Context) -> Evidence:
     "10; measured the non-zeros after the first all-zero round, bound 0), so its limit is 0; for a ball the limit "
     "is Proj_C(x_inf), x_inf FedAvg's fixed point (the 2-D instance of limit:feddualavg-osp, Q-hom, Q-het; bound "
     "1e-9 max(1, ||x||)), not argmin_C F.",
+    scope="printed",
     expect="holds",
 )
 def limit_feddualavg_osp_corrected(ctx: Context) -> Evidence:

@@ -44,6 +44,7 @@ def _cells(ctx: Context, stream: int, *, unit: bool = False):
     "competitors z in dom psi (x + eps u for finite psi, eps in {1e-6, 1e-3, 1}; images of perturbed and fresh duals "
     "for every psi) and (y - grad h(x))/t passes the library's subdifferential test (tol 1e-9) when t > 0; every "
     "geometry of the module docstring, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick).",
+    scope="printed",
     expect="holds",
 )
 def prop_c4(ctx: Context) -> Evidence:
@@ -138,6 +139,7 @@ def _lipschitz_ratios(ctx: Context, stream: int, printed: bool) -> Evidence:
     "(1/mu)||y1 - y2|| (primal norm on the dual difference); every geometry with its strong-convexity norms (l2 and "
     "the A-norm of Assumption 4.2(c) for Euclidean h, l_p for the p-norm h with mu in {1/2, 1, 2}, l1 for the entropy "
     "on the simplex), t in {0, 0.05, 0.5, 2}, 64 random pairs per cell (quick).",
+    scope="printed",
     expect="fails",
 )
 def prop_c5(ctx: Context) -> Evidence:
@@ -157,6 +159,7 @@ def prop_c5(ctx: Context) -> Evidence:
     source="Proposition C.5, with the norms swapped ([59, Thm E.4.2.1])",
     statement="Corrected: ||grad g^*(y1) - grad g^*(y2)|| <= (1/mu)||y1 - y2||_* (primal norm on the primal "
     "difference) on the grid of prop-c.5.",
+    scope="printed",
     expect="holds",
 )
 def prop_c5_corrected(ctx: Context) -> Evidence:
@@ -172,6 +175,7 @@ def prop_c5_corrected(ctx: Context) -> Evidence:
     "= y for the Euclidean, p-norm (p = 1.2, 1.5; mu = 1/2, 1, 2) and entropy h, and for the Legendre g = h + t "
     "(lam/2)||.||^2 (Euclidean h, t in {0.05, 0.5, 2}) with grad g(x) = (1 + t lam) x; relative error <= 1e-9 "
     "(64 random points per cell, quick).",
+    scope="printed",
     expect="holds",
 )
 def prop_c7(ctx: Context) -> Evidence:
@@ -226,6 +230,7 @@ def prop_c7(ctx: Context) -> Evidence:
     "x in dom psi (the printed statement takes psi finite; constraints are included with x in the set), 64 draws per "
     "cell (quick); measured: max over draws of (rhs - lhs)/scale, scale = |h(x)| + |h(x^)| + (||y|| + ||grad h(x^)||)"
     "(||x|| + ||x^||) + |t psi(x)| (the size of the rounding of either side).",
+    scope="printed",
     expect="holds",
 )
 def prop_c10(ctx: Context) -> Evidence:
@@ -257,6 +262,7 @@ def prop_c10(ctx: Context) -> Evidence:
     "D~_{h_{0,0}}(x*, grad h(x0)) = D_h(x*, x0); along FedDualAvg, y^{(0,0)} = grad h(x0) and every client's first "
     "retrieved primal x_m^{(0,0)} = x0; every geometry, 64 random pairs (x0, x*) per geometry (quick), relative "
     "error <= 1e-9.",
+    scope="printed",
     expect="holds",
 )
 def eq_424(ctx: Context) -> Evidence:
@@ -303,6 +309,7 @@ def eq_424(ctx: Context) -> Evidence:
     "geometry with mu = 1 and its norms, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick); (b) along FedDualAvg on "
     "Q-idH (psi = 0.3||.||_1, Euclidean h, eta_c = 1/(4||A||_2), K = 5, R = 4, additive N(0, 0.25 I) noise, 8 "
     "replicas) for every r, k >= 1 and m, in the A-norm of Assumption 4.2(c) and in l2; measured: max LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def eq_427(ctx: Context) -> Evidence:

@@ -67,6 +67,7 @@ CLAIM_418_STATEMENT = (
     f"{PAPER}/claim-4.18",
     source="Claim 4.18 (and its proof)",
     statement=CLAIM_418_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
+    scope="printed",
     expect="fails",
 )
 def claim_418(ctx: Context) -> Evidence:
@@ -79,6 +80,7 @@ def claim_418(ctx: Context) -> Evidence:
     f"{PAPER}/claim-4.18:corrected",
     source="Claim 4.18, with (4.12) read as ||grad F_m - grad F||_* <= zeta (as its proof uses)",
     statement=CLAIM_418_STATEMENT.format(zeta="zeta = Z_het"),
+    scope="printed",
     expect="holds",
 )
 def claim_418_corrected(ctx: Context) -> Evidence:
@@ -97,6 +99,7 @@ def _random_spd(rng: np.random.Generator, d: int, condition: float) -> np.ndarra
     statement="The dual of ||x|| = sqrt(x'Ax/||A||_2) is ||y||_* = sqrt(||A||_2 y'A^-1 y): the formula against "
     "sup{<y, x> : x'Ax <= ||A||_2} solved by Clarabel (second-order cone), for the instance's A and random SPD A (d "
     "in {2, 10}, condition numbers 10 and 1e4), 5 random y each; tolerance 1e-6 relative (solver).",
+    scope="printed",
     expect="holds",
 )
 def claim_419(ctx: Context) -> Evidence:
@@ -154,6 +157,7 @@ def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dic
     "random SPD A (d = 10, condition 10 and 1e4), eta_c ||A|| in {1/8, 1/4}, t in {0, 0.1, 0.5, 1, 3}, 2000 random "
     "pairs each; each value divided by eta_c ||y1 - y2||^2, absolute tolerance 1e-12. The witness sweeps eta_c ||A|| "
     "up to 4.",
+    scope="printed",
     expect="holds",
 )
 def eq_436(ctx: Context) -> Evidence:
@@ -196,6 +200,7 @@ def eq_436(ctx: Context) -> Evidence:
     "eps_m2 | F^(r,k)] = 0 (every coordinate) and E||eta_c (eps_m1 - eps_m2)||^2_(A^-1) = 2 eta_c^2 sigma^2 "
     "||A||_2^-1, i.e. the printed '<=' is attained (sigma^2 = ||A|| s^2 tr(A^-1)); pairs (1,2), (3,6), (4,8), eta_c "
     "= 1/(4L), 50000 draws, simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def claim_417_step_unbiased(ctx: Context) -> Evidence:

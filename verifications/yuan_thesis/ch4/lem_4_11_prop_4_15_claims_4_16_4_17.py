@@ -72,6 +72,7 @@ LEM_411_STATEMENT = (
     f"{PAPER}/lem-4.11",
     source="Lemma 4.11 (zeta of Assumption 4.2(a), (4.12))",
     statement=LEM_411_STATEMENT.format(zeta="zeta^2 = Z_het, the smallest value (4.12) admits as printed"),
+    scope="printed",
     expect="fails",
 )
 def lem_411(ctx: Context) -> Evidence:
@@ -85,6 +86,7 @@ def lem_411(ctx: Context) -> Evidence:
     f"{PAPER}/lem-4.11:corrected",
     source="Lemma 4.11, with (4.12) read as ||grad F_m - grad F||_* <= zeta (Assumption 2.3; proof of Claim 4.18)",
     statement=LEM_411_STATEMENT.format(zeta="zeta = Z_het = max_m sup_x ||grad F_m(x) - grad F(x)||_*"),
+    scope="printed",
     expect="holds",
 )
 def lem_411_corrected(ctx: Context) -> Evidence:
@@ -125,6 +127,7 @@ PROP_415_STATEMENT = (
     f"{PAPER}/prop-4.15",
     source="Proposition 4.15",
     statement=PROP_415_STATEMENT.format(s=S_STEP, zeta="zeta^2 = Z_het ((4.12) as printed)"),
+    scope="printed",
     expect="fails",
 )
 def prop_415(ctx: Context) -> Evidence:
@@ -137,6 +140,7 @@ def prop_415(ctx: Context) -> Evidence:
     f"{PAPER}/prop-4.15:corrected",
     source="Proposition 4.15, with (4.12) read as ||grad F_m - grad F||_* <= zeta",
     statement=PROP_415_STATEMENT.format(s=S_STEP, zeta="zeta = Z_het"),
+    scope="printed",
     expect="holds",
 )
 def prop_415_corrected(ctx: Context) -> Evidence:
@@ -151,6 +155,7 @@ def prop_415_corrected(ctx: Context) -> Evidence:
     statement=f"Pathwise (realised noise), at every state of the runs of lem-4.11 (first {S_STEP} replicas) and every "
     "pair m1 != m2: ||y_m1^(r,k+1) - y_m2^(r,k+1)||^2_(A^-1) <= (1 + K) eta_c^2 ||delta_m1 - delta_m2||^2_(A^-1) + (1 "
     "+ 1/K)||y_m1 - y_m2 - eta_c A(x_m1 - x_m2) - eta_c (eps_m1 - eps_m2)||^2_(A^-1) (all at (r,k)).",
+    scope="printed",
     expect="holds",
 )
 def claim_416(ctx: Context) -> Evidence:
@@ -166,6 +171,7 @@ def claim_416(ctx: Context) -> Evidence:
     "1/(16L)) and every pair m1 != m2: E[||y_m1 - y_m2 - eta_c A(x_m1 - x_m2) - eta_c(eps_m1 - eps_m2)||^2_(A^-1) | "
     "F^(r,k)] <= ||y_m1 - y_m2||^2_(A^-1) + 2 eta_c^2 sigma^2 ||A||^-1; the left side exactly (||y_m1 - y_m2 - eta_c "
     "A(x_m1 - x_m2)||^2 + 2 eta_c^2 s^2 tr(A^-1)).",
+    scope="printed",
     expect="holds",
 )
 def claim_417(ctx: Context) -> Evidence:
@@ -190,6 +196,7 @@ def _jensen(ctx: Context, key: str) -> Evidence:
     statement="As printed, for two arbitrary clients m1 != m2: (1/M) sum_m E||ybar^(r,k) - y_m^(r,k)||^2_(A^-1) <= "
     "E||y_m1^(r,k) - y_m2^(r,k)||^2_(A^-1) ('by convexity'); checked for every pair at every (r,k) of the sigma = 0 "
     "runs of lem-4.11 (exact); each entry is a configuration's worst state against its closest pair.",
+    scope="printed",
     expect="fails",
 )
 def lem_411_step_jensen(ctx: Context) -> Evidence:
@@ -204,6 +211,7 @@ def lem_411_step_jensen(ctx: Context) -> Evidence:
     statement="(1/M) sum_m ||ybar^(r,k) - y_m^(r,k)||^2_(A^-1) <= max_(m1, m2) ||y_m1^(r,k) - y_m2^(r,k)||^2_(A^-1) "
     "(what the proof needs, since its bound on E||y_m1 - y_m2||^2 is uniform over pairs), at every (r,k) of the "
     "sigma = 0 runs of lem-4.11 (exact).",
+    scope="printed",
     expect="holds",
 )
 def lem_411_step_jensen_corrected(ctx: Context) -> Evidence:

@@ -57,6 +57,7 @@ LEMMA_MC = ("Q-het, l1, Euclidean", "Q-het, l2 ball, Euclidean", "Q-het, l1, l1 
     "same paths). Instances: Q-het with l1 and with the l2 ball (Euclidean, Gaussian noise), Q-het l1 in the l1 "
     "geometry (Rademacher noise); K in {1, 5}, R in {5, 20} (quick; full adds K = 10, R = 80 and eta_c L = 1/16), "
     "eta_c L = 1/4; 400 replicas quick, 2000 full; simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def lem49(ctx: Context) -> Evidence:
@@ -100,6 +101,7 @@ def lem49(ctx: Context) -> Evidence:
     "x^(0,0))/(eta_c K R) + (L/(MKR)) sum_r sum_{k<K} sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2 on one deterministic path, "
     "all five instances, K in {1, 5, 20}, R in {10, 100} (full: 1000 too), eta_c L in {1/4, 1/16}. Tolerance 1e-9 "
     "relative.",
+    scope="printed",
     expect="holds",
 )
 def lem49_deterministic(ctx: Context) -> Evidence:
@@ -125,6 +127,7 @@ def lem49_deterministic(ctx: Context) -> Evidence:
     statement="The prose restates the display: its 'first part' (1/(eta_c K R)) D_h(x*, x^(0,0)) + eta_c sigma^2/(2M) "
     "+ L/(MKR) equals the display's 'rate if synchronized every iteration' D_h(x*, x^(0,0))/(eta_c K R) + eta_c "
     "sigma^2/M. Compared exactly (rationals) on a grid of (D_h, eta_c, K, R, sigma^2, M, L).",
+    scope="printed",
     expect="fails",
 )
 def lem49_prose(ctx: Context) -> Evidence:

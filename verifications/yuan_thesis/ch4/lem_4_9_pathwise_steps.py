@@ -37,6 +37,7 @@ from .dual_shadow import (
     "(the server dual). Instances: Q-het with psi = l1 / l2 ball / 0 (Euclidean h), N4 nuclear norm via Masked, Q-het "
     "l1 in the l1 geometry (p-norm h); eta_c L in {1/4, 1/16}. Measured: max-norm residual / (1 + ||ybar||_inf + "
     "eta_c ||gbar||_inf), tolerance 1e-12 (rounding of a 4-term mean).",
+    scope="printed",
     expect="holds",
 )
 def eq_414(ctx: Context) -> Evidence:
@@ -89,6 +90,7 @@ def _in_dom(inst: Instance, rng, shape) -> np.ndarray:
     "h_{r,k} = h + eta_c (rK + k) psi, gbar the averaged stochastic gradient; at every local step of the runs of "
     "eq-4.14 (all five instances, eta_c L in {1/4, 1/16}). Measured: both sides / (1 + sum of |terms| + "
     "|h_{r,k+1}(x*)| + |h_{r,k+1}(x^)|), tolerance 1e-12.",
+    scope="printed",
     expect="holds",
 )
 def claim_413(ctx: Context) -> Evidence:
@@ -121,6 +123,7 @@ def claim_413(ctx: Context) -> Evidence:
     "(a) random x, the runs' states and averaged gradients; (b) x*, the runs' states, random gbar ~ N(0, 4 I); (c) "
     "random x, ybar ~ N(0, 4 I), gbar ~ N(0, 4 I), eta_c L ~ U(0, 2), rK + k ~ U{0..50}; all five instances. Same "
     "normalisation and tolerance as claim-4.13.",
+    scope="printed",
     expect="holds",
 )
 def claim_413_arbitrary(ctx: Context) -> Evidence:
@@ -166,6 +169,7 @@ def _steps(p: Path):
     "f(x_m; xi_m)), x^^(r,k+1) - x*> + L ||x^^(r,k+1) - x^^(r,k)||^2 + (L/M) sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2 at "
     "every local step of the runs of eq-4.14 (eta_c L in {1/4, 1/16}), norms and L of each instance's geometry. "
     "Measured: both sides / (|LHS| + |RHS|), tolerance 1e-10.",
+    scope="printed",
     expect="holds",
 )
 def claim_414(ctx: Context) -> Evidence:
@@ -199,6 +203,7 @@ def claim_414(ctx: Context) -> Evidence:
     "x^^(r,k)||^2 <= -(1/4) ||x^^(r,k+1) - x^^(r,k)||^2 at every local step of the runs of eq-4.14 (eta_c L in "
     "{1/4, 1/16}; all five instances). Measured: LHS / ||x^^(r,k+1) - x^^(r,k)||^2 against -1/4 (steps with "
     "x^^(r,k+1) = x^^(r,k) skipped), tolerance 1e-9 (D~ is a difference of O(1) numbers).",
+    scope="printed",
     expect="holds",
 )
 def eq_421(ctx: Context) -> Evidence:
@@ -231,6 +236,7 @@ def eq_421(ctx: Context) -> Evidence:
     statement="Pathwise: ||x^^(r,k+1) - x_m^(r,k)||^2 <= 2 ||x^^(r,k+1) - x^^(r,k)||^2 + 2 ||x^^(r,k) - x_m^(r,k)||^2 "
     "for every client and local step of the runs of eq-4.14, in each instance's primal norm. Measured: LHS / RHS "
     "against 1, tolerance 1e-12.",
+    scope="printed",
     expect="holds",
 )
 def claim_414_triangle(ctx: Context) -> Evidence:
@@ -253,6 +259,7 @@ def claim_414_triangle(ctx: Context) -> Evidence:
     statement="Pathwise (hence in expectation): Phi((1/(KR')) sum_{r<R'} sum_{k=1..K} x^^(r,k)) - Phi(x*) <= "
     "(1/(KR')) sum_{r<R'} sum_{k=1..K} (Phi(x^^(r,k)) - Phi(x*)) for every R' <= R on the runs of eq-4.14. "
     "Tolerance 1e-9 relative.",
+    scope="printed",
     expect="holds",
 )
 def lem49_jensen(ctx: Context) -> Evidence:

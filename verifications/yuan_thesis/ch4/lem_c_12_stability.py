@@ -83,6 +83,7 @@ _C12_GRID = (
     source="Lemma C.12; k ranges over {0, ..., K} (y_m^(r,K) is defined)",
     statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
     f"..., K}} (k = 0 is exactly 0: every client starts from y^(r,0)); {_C12_GRID}.",
+    scope="printed",
     expect="fails",
 )
 def lem_c12(ctx: Context) -> Evidence:
@@ -106,6 +107,7 @@ def lem_c12(ctx: Context) -> Evidence:
     source="Lemma C.12, for k in {0, ..., K-1} (the range Lemma 4.9 uses)",
     statement="(1/M) sum_m E||y_m^(r,k) - ybar^(r,k)||_*^2 <= 4 eta_c^2 (K - 1)^2 G^2 for every r and every k in {0, "
     f"..., K-1}} (k = 0 is exactly 0; K = 1 has no other k); {_C12_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_c12_k_below_k(ctx: Context) -> Evidence:
@@ -123,6 +125,7 @@ def lem_c12_k_below_k(ctx: Context) -> Evidence:
     source="Proof of Lemma C.12 (the bound on the distance of two clients)",
     statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2(k-1)G)^2 (the printed "
     f"chain; sum over kappa = 0..k-1 has k terms), every k in {{1, ..., K}}, worst pair; {_C12_GRID}.",
+    scope="printed",
     expect="fails",
 )
 def lem_c12_step(ctx: Context) -> Evidence:
@@ -145,6 +148,7 @@ def lem_c12_step(ctx: Context) -> Evidence:
     source="Proof of Lemma C.12 (the bound on the distance of two clients), with the k terms of the sum counted (2kG)",
     statement="For any two clients E[||y_m1^(r,k) - y_m2^(r,k)||_*^2 | F^(r,0)] <= eta_c^2 (2kG)^2, every k in {1, "
     f"..., K}}, worst pair; {_C12_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_c12_step_corrected(ctx: Context) -> Evidence:

@@ -125,6 +125,7 @@ _C14_GRID = (
     statement="D~_{h_{r+1,0}}(x, ybar^(r+1,0)) - D~_{h_{r,0}}(x, ybar^(r,0)) <= -D~_{h_{r,0}}(xhat^(r+1,0), "
     "ybar^(r,0)) - eta K (Phi(xhat^(r+1,0)) - Phi(x)) + (L/2) eta K ||xhat^(r+1,0) - xhat^(r,0)||^2 + eta K "
     f"<grad F(xhat^(r,0)) - (1/(MK)) sum_m sum_k grad f(x_m^(r,k); xi_m^(r,k)), xhat^(r+1,0) - x>; {_C14_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_c14(ctx: Context) -> Evidence:
@@ -140,6 +141,7 @@ def lem_c14(ctx: Context) -> Evidence:
     source="Proof of Lemma C.14 ('by smoothness and convexity of F')",
     statement="F(xhat^(r+1,0)) <= F(x) + <grad F(xhat^(r,0)), xhat^(r+1,0) - x> + (L/2)||xhat^(r+1,0) - xhat^(r,0)||^2 "
     f"in the norm of Assumption 4.1 with its certified L; {_C14_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def lem_c14_step_smooth_convex(ctx: Context) -> Evidence:

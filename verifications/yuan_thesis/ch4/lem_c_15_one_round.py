@@ -194,6 +194,7 @@ _C15_GRID = (
     "E[D~_{h_{r+1,0}}(x, ybar^(r+1,0)) | F^(r,0)] - D~_{h_{r,0}}(x, ybar^(r,0)) <= -eta K E[Phi(xhat^(r+1,0)) - "
     f"Phi(x) | F^(r,0)] + 3 eta^2 K sigma^2/M; {_C15_GRID}. Uniformity in r: exact closed form on heterogeneous "
     "quadratics with psi = 0, sigma = 0 (M in {2, 8}, K in {2, 5}), first failing r = 2^j for every eta_c.",
+    scope="printed",
     expect="fails",
 )
 def lem_c15(ctx: Context) -> Evidence:
@@ -234,6 +235,7 @@ def lem_c15(ctx: Context) -> Evidence:
     "F^(r,0)] - D~_{h_{r,0}}(x, ybar^(r,0)) <= -eta K E[Phi(xhat^(r+1,0)) - Phi(x) | F^(r,0)] + 3 eta^2 K "
     f"sigma^2/M; {_C15_GRID}; the sigma = 0 rounds are r < 300 in both profiles (eta_c^max = 1e-4/L is claimed for "
     "them only).",
+    scope="printed",
     expect="holds",
 )
 def lem_c15_per_round(ctx: Context) -> Evidence:
@@ -274,6 +276,7 @@ def _product_evidence(rows: list, witness: dict) -> Evidence:
     "sigma = 0.5 (Rademacher), logistic-l1 and quadratic-ball, (M, K) in {(2,2), (8,5)}, states F^(r,0) reached by one "
     "noisy path, r in {0, 10, 100}; Monte Carlo over 5000 replicas of the round (50000 in full), simultaneous 99% "
     "intervals with the bound's own uncertainty.",
+    scope="printed",
     expect="fails",
 )
 def lem_c15_step_product(ctx: Context) -> Evidence:
@@ -314,6 +317,7 @@ def lem_c15_step_product(ctx: Context) -> Evidence:
     "1e-3, 1e-4} (entries at the smallest), logistic-l1 and quadratic-ball, (M, K) in {(2,2), (8,5)}, states r in "
     "{0, 10, 100} reached by one path; verdict at sigma = 0 (exact; the right side is 0); sigma = 0.5 (Monte Carlo, "
     "5000 replicas of the round) reported in the witness.",
+    scope="printed",
     expect="fails",
 )
 def lem_c15_step_etacmax(ctx: Context) -> Evidence:

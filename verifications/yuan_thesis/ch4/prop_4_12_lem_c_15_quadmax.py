@@ -40,6 +40,7 @@ def _quadratic_max(expr: sp.Expr, a: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     statement="(eta_c sigma/M^(1/2)) E a - (1/4) E a^2 <= eta_c^2 sigma^2/M for every law of a >= 0 (a = "
     "||x^(r,k+1) - x^(r,k)||): sympy max_a (c a - a^2/4) = c^2 at a = 2c with c = eta_c sigma/M^(1/2), and 64 random "
     "empirical laws (16 atoms around 2c, quick; Jensen E a^2 >= (E a)^2 is used); measured: LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def prop412_step_quadmax(ctx: Context) -> Evidence:
@@ -67,6 +68,7 @@ def prop412_step_quadmax(ctx: Context) -> Evidence:
     "-(1/4) E a^2 + 2 eta^2 K sigma^2/M for every law of a >= 0 ('by quadratic optimum': max_a (c a - a^2/8) = 2c^2 "
     "at a = 4c); sympy, 64 random eta in (0, 1/(4KL)] and 64 random empirical laws around 4c (quick); measured: "
     "LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def lemc15_step_quadmax(ctx: Context) -> Evidence:

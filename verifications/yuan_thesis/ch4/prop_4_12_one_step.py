@@ -124,6 +124,7 @@ def _n_draws(ctx: Context) -> int:
     "Gaussian noise, the synchronized state at x* (all five instances). Exact for psi = 0 (Euclidean h: Gaussian "
     "moments of a quadratic); otherwise Monte Carlo over one step's noise (4000 draws quick, 40000 full) with the "
     "control variate eta_c <(1/M) sum_m eps_m, x^^(r,k) - x*> (mean exactly 0), simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def prop_412(ctx: Context) -> Evidence:
@@ -259,6 +260,7 @@ def _is_exact(inst: Instance) -> bool:
     "(link 2), conditionally on F^(r,k), eta_c = 1/(4L); measured: LHS / (each right side). States of prop-4.12 "
     "(exact for psi = 0 with Euclidean h: Gaussian moments and the non-central chi mean; Monte Carlo with "
     "simultaneous 99% ratio intervals otherwise) and the synchronized optimum of ||x - c_m||^2/2 in d = 1, 2 (exact).",
+    scope="printed",
     expect="fails",
 )
 def prop_412_product(ctx: Context) -> Evidence:
@@ -311,6 +313,7 @@ def prop_412_product(ctx: Context) -> Evidence:
     "x^^(r,k)> <= (sigma/sqrt(M)) sqrt(E||x^^(r,k+1) - x^^(r,k)||^2); then -(1/4) E||Delta||^2 + eta_c (sigma/sqrt(M)) "
     "sqrt(E||Delta||^2) <= eta_c^2 sigma^2/M still gives Proposition 4.12. States of prop-4.12:step-product for the "
     "Euclidean instances (exact for psi = 0, Monte Carlo with simultaneous 99% intervals otherwise).",
+    scope="printed",
     expect="holds",
 )
 def prop_412_product_corrected(ctx: Context) -> Evidence:
@@ -400,6 +403,7 @@ def _gauss_linf(d: int) -> tuple[float, float]:
     "Gaussian N(0, I_d) and Rademacher uniform on {-1, 1}^d; d in {2, 10, 1000}, M in {1, 2, 10, 100}. Exact: "
     "Gamma functions (Gaussian l2), 1-D quadrature of the law of max|Z_i| (Gaussian l_inf, 1e-12), rational "
     "enumeration (Rademacher l_inf; l2 for d, M <= 10). Measured: E||avg||_* / (sigma/sqrt(M)).",
+    scope="printed",
     expect="fails",
 )
 def prop_412_variance(ctx: Context) -> Evidence:

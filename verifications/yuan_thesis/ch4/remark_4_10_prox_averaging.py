@@ -46,6 +46,7 @@ def noncommutation(prox: Callable, v: np.ndarray) -> np.ndarray:
     "value thresholding of 3 x 4 matrices, (iv) projection on the l2 ball, (v) on the l1 ball; measured: max over "
     "draws of the relative difference, asserted > 1e-12 (rounding is ~1e-16; linear proxes, psi = 0 and "
     "(lam/2)||.||^2, stay at rounding: witness).",
+    scope="printed",
     expect="holds",
 )
 def remark_410(ctx: Context) -> Evidence:
@@ -113,6 +114,7 @@ def _runs(problem: FederatedQuadratic) -> dict[str, fco.Euclidean]:
     "eta_c = 0.1/L, K = 5, M = 4, R = 10, x^(0,0) = 0, exact gradients), e_k = ||xbar^(r,k+1) - prox_{eta_c psi}"
     "(xbar^(r,k) - eta_c avg_m g_m^(r,k))|| / ||xbar^(r,k+1)|| is > 1e-12 at some (r, k), for psi = 0.3||.||_1 and "
     "the l2-ball indicator (measured: max over the run; psi = 0 gives rounding only: witness).",
+    scope="printed",
     expect="holds",
 )
 def remark_410_fedmid(ctx: Context) -> Evidence:
@@ -146,6 +148,7 @@ def remark_410_fedmid(ctx: Context) -> Evidence:
     statement="FedDualAvg (eta_s = 1) satisfies (4.14) exactly: ybar^(r,k+1) = ybar^(r,k) - eta_c avg_m g_m^(r,k) "
     "for every r, k, and ybar^(r,K) = y^(r+1,0); Q-het, additive N(0, 0.25 I) gradient noise, eta_c = 0.1/L, K = 5, "
     "M = 4, R = 10, 8 replicas, psi = 0.3||.||_1 and the l2-ball indicator; measured: max relative residual.",
+    scope="printed",
     expect="holds",
 )
 def remark_410_feddualavg(ctx: Context) -> Evidence:
@@ -194,6 +197,7 @@ def _projected_sgd(oracle, C, x0: np.ndarray, eta_c: float, K: int, weights: lis
     "averaging, pathwise (every client state and server state of every round): Q-het, C in {l2 ball, l1 ball, box, "
     "simplex}, eta_c = 0.1/L, K = 5, M = 4, R = 10, 8 replicas, (a) full participation with additive N(0, 0.25 I) "
     "noise (same generator), (b) 2 of 4 clients per round with exact gradients (the library's sampled sets).",
+    scope="printed",
     expect="holds",
 )
 def alg5_sanity(ctx: Context) -> Evidence:

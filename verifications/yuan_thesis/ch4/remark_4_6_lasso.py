@@ -87,6 +87,7 @@ def _section_45_lasso_heterogeneity() -> dict:
     "unpenalised intercept), client-specific responses, psi = 0.1||weights||_1, L = ||2Z'Z/n||_2, exact gradients or "
     "additive noise N(0, 0.25 I), M = 8, K in {1, 10}, R in {10, 30}, eta_c = 1/(4L); Monte Carlo (64 replicas; full "
     "200; simultaneous 99% intervals), exact at sigma = 0.",
+    scope="printed",
     expect="holds",
 )
 def remark_46(ctx: Context) -> Evidence:

@@ -42,6 +42,7 @@ from .convex_symbolic import (
     "and L B^2/R cross exactly at R = L^2 B^2/G^2 (the former is smaller below it), and the full bounds cross at R* = "
     "(1 - 1/K)^3 L^2 B^2/G^2 ((4.11) < (4.8) iff R < R*), so the printed condition holds with the absolute constant "
     "1/8 for every K >= 2 (sympy; K in {2, 3, 5, 10, 100, 10^4}); measured: crossing point / (L^2 B^2/G^2).",
+    scope="printed",
     expect="holds",
 )
 def remark_45_crossover(ctx: Context) -> Evidence:
@@ -77,6 +78,7 @@ def remark_45_crossover(ctx: Context) -> Evidence:
     statement="The first term improves from L B^2/R ((4.8)) to L B^2/(KR) ((4.11)), a factor K exactly, the second "
     "terms are equal, and the third term of (4.11) has no counterpart in (4.8); with the printed constants "
     "(4 L B^2/R of Thm C.13 vs 4 L B^2/(KR) of Thm C.11) the factor is again K (sympy, exact).",
+    scope="printed",
     expect="holds",
 )
 def remark_45_improvement(ctx: Context) -> Evidence:
@@ -142,6 +144,7 @@ def _norm_factors(ctx: Context) -> dict[str, float]:
     "constants (4, 2, 8, 15), and its overhead does not involve G; zeta read as sup ||grad F_m - grad F||_* <= zeta, "
     "the reading the proof uses (Claim 4.18); measured: max |exponent difference| over L, B, sigma, zeta, "
     "G, M, K, R per term (sympy).",
+    scope="printed",
     expect="holds",
 )
 def remark_48(ctx: Context) -> Evidence:
@@ -171,6 +174,7 @@ def remark_48(ctx: Context) -> Evidence:
     "for Proposition 2.1's zeta_2 (Assumption 2.3; Euclidean case), so the heterogeneity terms "
     "15 L^(1/3)B^(4/3)zeta_2^(1/3)/R^(2/3) and L^(1/3)B^(4/3)zeta_2^(2/3)/R^(2/3) must still match up to constants; "
     "measured: max |exponent difference| per term (sympy).",
+    scope="printed",
     expect="fails",
 )
 def remark_48_literal(ctx: Context) -> Evidence:

@@ -91,6 +91,7 @@ def _check_boundary_hypotheses(ex: AveragingExample) -> dict:
     "sphere and away from x*, and FedMiD's server limit (eta_s = 1, eta_c = 0.5, K = 50) is that point: "
     "instance c = (3, +-1) and seeded random instances (d, M) in {(2, 3), (3, 4), (10, 8)} (full: 3 draws each and "
     "(50, 16)); measured radius - ||average||, radius - ||x_FedMiD|| and ||x_FedMiD - x*||, each > 1e-9.",
+    scope="printed",
     expect="holds",
     figure="curse-curved",
 )
@@ -160,6 +161,7 @@ def _draw_curved(path, examples: dict[str, AveragingExample]) -> None:
     statement="On the instances of sec-4.2.2:curved FedDualAvg (eta_s = 1, eta_c = 0.2, K = 50) keeps its server "
     "primal on the sphere (| ||x^(R,0)|| - radius | <= 1e-12) and converges to x* (||x^(R,0) - x*|| at most half "
     "its value at R/8, or below 1e-9: the convergence is polynomial, no finite-time limit); R = 64 (full 1024).",
+    scope="printed",
     expect="holds",
 )
 def curved_dual(ctx: Context) -> Evidence:
@@ -222,6 +224,7 @@ def _nnz(x, cutoff: float = CUTOFF) -> int:
     "the others (reading of 'invariably': with nested supports, e.g. the 2-D instance, the densest client is "
     "as dense as the mean); |x_i| >= 1e-9 counted; the 2-D instance, the Figure 1.1 shared-plus-private "
     "instance and seeded random clients (d = 50, M in {2, 4, 8}; full also 16, 32).",
+    scope="printed",
     expect="holds",
 )
 def sparse(ctx: Context) -> Evidence:
@@ -268,6 +271,7 @@ def sparse(ctx: Context) -> Evidence:
     "in {(0.2, 50), (0.2, 5), (0.2, 1)}) is never densified: its support is contained in supp x* (measured the "
     "number of non-zeros outside supp x*, bound 0); at K = 1 (minibatch dual averaging) it is x* (||x_lim - x*|| <= "
     "1e-9 max(1, ||x*||)).",
+    scope="printed",
     expect="holds",
 )
 def sparse_dual(ctx: Context) -> Evidence:
@@ -303,6 +307,7 @@ def sparse_dual(ctx: Context) -> Evidence:
     statement="Figure 1.1's picture on the shared-plus-private instance (M = 4 clients, d = 20, 4 shared and 4 "
     "private coordinates per client, theta = 1): each client solution has 8 non-zeros, their average 20 (the union "
     "of the supports, 2.5x denser), x* and FedDualAvg's limit (eta_s = 1, eta_c = 0.2, K = 50) 4; exact counts.",
+    scope="printed",
     expect="holds",
     figure="fig-1.1",
 )

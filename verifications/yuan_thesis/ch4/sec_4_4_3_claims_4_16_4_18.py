@@ -45,6 +45,7 @@ def _pairs(ctx: Context, stream: int):
     "((4.31), gamma = K) and ||a - eta_c delta||^2_{A^{-1}} <= (1 + 1/K)||a||^2_{A^{-1}} + (1 + K) eta_c^2 "
     "||delta||^2_{A^{-1}} ((4.28)); 4 random SPD A (condition 1..1000) x 64 draws (quick), K in {1, 2, 5, 10, 100}, "
     "half of them the equality case a = -K eta_c delta; measured: max LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def claim416_step_young(ctx: Context) -> Evidence:
@@ -91,6 +92,7 @@ def _expansion(ctx: Context, sign: int) -> Evidence:
     statement="As printed, (4.30): ||a - eta_c delta||^2_{A^{-1}} = ||a||^2_{A^{-1}} + eta_c^2 ||delta||^2_{A^{-1}} + "
     "2<a, eta_c A^{-1} delta> for a, delta of claim-4.16:step-young (random draws of that claim's grid); measured: "
     "max relative deviation.",
+    scope="printed",
     expect="fails",
 )
 def claim416_step_expand(ctx: Context) -> Evidence:
@@ -110,6 +112,7 @@ def claim416_step_expand(ctx: Context) -> Evidence:
     source="proof of Claim 4.16, (4.30), with -2<a, eta_c A^{-1} delta>",
     statement="Corrected (4.30): ||a - eta_c delta||^2_{A^{-1}} = ||a||^2_{A^{-1}} + eta_c^2 ||delta||^2_{A^{-1}} - "
     "2<a, eta_c A^{-1} delta> on the draws of claim-4.16:step-expand; measured: max relative deviation.",
+    scope="printed",
     expect="holds",
 )
 def claim416_step_expand_corrected(ctx: Context) -> Evidence:
@@ -125,6 +128,7 @@ def claim416_step_expand_corrected(ctx: Context) -> Evidence:
     "2(||delta_1||^2_{A^{-1}} + ||delta_2||^2_{A^{-1}}) (AM-GM) <= 4 ||A||_2^{-1} zeta^2 when ||delta_i||_* <= zeta "
     "(Claim 4.19's ||.||^2_{A^{-1}} = ||A||_2^{-1}||.||_*^2, zeta := max_i ||delta_i||_*); random SPD A and vectors "
     "(4 x 64, quick), half with delta_2 = -delta_1 (equality throughout); measured: max LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def claim418_step_amgm(ctx: Context) -> Evidence:
@@ -160,6 +164,7 @@ def _generalized_top(H: np.ndarray, P: np.ndarray) -> float:
     "(A/||A||_2, A/||A||_2 + random PSD); 8 random A (condition 1..1000, quick), eta_c L in {1/40, 1/8, 1/4}; "
     "measured: largest generalized eigenvalue of (eta_c A, P), which must be <= 2 (concavity of eta_c F - 2h, the "
     "function the proof uses) and is also checked against 1 (eta_c F - h).",
+    scope="printed",
     expect="holds",
 )
 def claim417_step_concavity(ctx: Context) -> Evidence:
@@ -201,6 +206,7 @@ def claim417_step_concavity(ctx: Context) -> Evidence:
     "threshold), nuclear norm (SVT, 3 x 4), l1 ball, l2 ball}, random SPD A (condition 1..1000), y_i, t (64 draws per "
     "cell, quick); measured: max (I + II)/scale, scale = (eta_c^2 ||A|| ||dx|| + 2 eta_c ||dy||)(||dx|| + ||x1|| + "
     "||x2||), the size of the rounding of dx. Witness: the fraction of positive draws for c up to 4.",
+    scope="printed",
     expect="holds",
 )
 def eq_436_prox_maps(ctx: Context) -> Evidence:

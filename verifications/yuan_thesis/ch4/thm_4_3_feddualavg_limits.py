@@ -41,6 +41,7 @@ from .limit_points import (
     "depends on eta and x^(0,0) only, so B^2/(eta K R) -> 0 forces the limit; Theorem 4.7 with zeta = 0 at "
     "eta_s = 1): Q-hom, Q-idH, Q-het, K in {1, 5}, eta_s in {1, 4} (full {1, 4, 16}), closed-form limits down to "
     "eta_c = eta/4^6 in the witness; measured ||x_lim - x*||, bound distance_bound + 1e-9 max(1, ||x*||).",
+    scope="printed",
     expect="fails",
 )
 def limit_feddualavg(ctx: Context) -> Evidence:
@@ -76,6 +77,7 @@ def limit_feddualavg(ctx: Context) -> Evidence:
     "on the grid of limit:feddualavg (measured ||x_lim - x_closed||, bound distance_bound + 1e-9 max(1, ||x*||)); "
     "on Q-het, K = 5 it tends to x* at first order, (x_lim - x*)/eta_c -> x' = ((K-1)/2) Hbar_SS^-1 mean_m H_m,SS "
     "(grad_S F_m(x*) + lam s) (deviation at eta_c = eta/4^6 at most 1% of ||x'||).",
+    scope="printed",
     expect="holds",
 )
 def limit_feddualavg_corrected(ctx: Context) -> Evidence:
@@ -112,6 +114,7 @@ def limit_feddualavg_corrected(ctx: Context) -> Evidence:
     "distance_bound + 1e-9 max(1, ||x*||)), and from x^(0,0) = 0 the distance to x* at round R is at most half the "
     "distance at R/8 (or at rounding level; the convergence is polynomial, no finite-time limit): Q-hom and Q-het, "
     "K = 5, eta_s = 1, eta_c = 1/(4KL), R = 1024 (full: also K = 1, eta_s = 4, R = 8192).",
+    scope="printed",
     expect="holds",
 )
 def limit_feddualavg_ball(ctx: Context) -> Evidence:

@@ -37,6 +37,7 @@ from .limit_points import (
     "step grad(h + eta_s eta_c K psi)^*, line 10) is argmin F + psi for eta_s eta_c = 1/(4KL): psi = 0.3||.||_1 "
     "and the ball of radius 0.5||argmin F||, on Q-hom (M = 1), Q-idH, Q-het, K in {1, 5}, eta_s in {1, 4} (full "
     "{1, 4, 16}); measured ||x_lim - x*||, bound distance_bound + 1e-9 max(1, ||x*||).",
+    scope="printed",
     expect="fails",
 )
 def limit_fedmid(ctx: Context) -> Evidence:
@@ -72,6 +73,7 @@ def limit_fedmid(ctx: Context) -> Evidence:
     "in {1, 4} (full {1, 4, 16}), and to argmin_C F for the ball (K in {1, 5}): Q-hom with M = 1 (full also M = 2), "
     "eta_s eta_c = 1/(4KL); measured ||x_lim - x*||, bound distance_bound + 1e-9 max(1, ||x*||). For K = 5 and "
     "psi = lam||.||_1 the limit only tends to argmin F + 2 lam||.||_1 as eta_c -> 0 at fixed eta_s eta_c (witness).",
+    scope="printed",
     expect="holds",
 )
 def limit_fedmid_corrected(ctx: Context) -> Evidence:
@@ -108,6 +110,7 @@ def limit_fedmid_corrected(ctx: Context) -> Evidence:
     "1/(4KL) (the deterministic consequence of a Theorem 4.3-type rate with eta_c^max independent of R): Q-hom, "
     "Q-idH, Q-het, K in {1, 5}, eta_s in {1, 4} (full {1, 4, 16}); measured ||x_lim - x*||, bound distance_bound + "
     "1e-9 max(1, ||x*||).",
+    scope="printed",
     expect="fails",
 )
 def limit_fedmid_osp(ctx: Context) -> Evidence:
@@ -140,6 +143,7 @@ def limit_fedmid_osp(ctx: Context) -> Evidence:
     "limit:fedmid-osp (measured ||x_lim - x_closed||, bound the closed form's KKT residual times L_q/mu_q + 1e-9 "
     "max(1, ||x||)); it tends to x* at first order, (x_lim - x*)/eta_c -> x' = ((K-1)/2) Hbar_SS^-1 [mean_m H_m "
     "grad F_m(x*)]_S (deviation at eta_c = eta/4^6 at most 1% of ||x'||; Q-hom and Q-het, K = 5).",
+    scope="printed",
     expect="holds",
 )
 def limit_fedmid_osp_corrected(ctx: Context) -> Evidence:

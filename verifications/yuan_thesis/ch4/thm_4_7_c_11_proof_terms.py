@@ -116,6 +116,7 @@ def _terms_evidence(measured: list, names: list, numeric: dict, where: dict, ext
     "eta_c sigma^2/M <= sigma B/(MKR)^(1/2), 7 eta_c^2 LK sigma^2 <= 7 L^(1/3)B^(4/3)sigma^(2/3)/(K^(1/3)R^(2/3)), "
     "14 eta_c^2 LK^2 zeta^2 <= 14 L^(1/3)B^(4/3)zeta^(2/3)/R^(2/3), and the totals 4, 2, 8, 15 (sympy, exact ratios; "
     "again at 200 random constants with prescribed_thm_4_7, quick).",
+    scope="printed",
     expect="holds",
 )
 def thm47_proof_terms(ctx: Context) -> Evidence:
@@ -192,6 +193,7 @@ def _c11_max_steps() -> list[Step]:
     "KR) and '4 eta_c^2 L K^2 G^2 <= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3)'. Checked: each printed step (holds) and that "
     "the three bounds dominate the three terms of (C.3), whose second term is eta_c sigma^2/M (sympy, exact ratios; "
     "200 random constants with prescribed_thm_c11, quick).",
+    scope="printed",
     expect="fails",
 )
 def thm_c11_proof_terms(ctx: Context) -> Evidence:
@@ -252,6 +254,7 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
     "<= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3), and the totals 4, 1 + 1 = 2, 1 + 4 = 5 are the printed tuned constants; "
     "the whole (C.3) right-hand side at prescribed_thm_c11 eta_c is <= the tuned bound (200 random "
     "constants, quick).",
+    scope="printed",
     expect="holds",
 )
 def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
@@ -289,6 +292,7 @@ def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:
     "<= K <= 40, and at k = K for every K <= 10^4 in floating point, where the sum is largest); 1 + 1/K <= 2 and "
     "1 + K <= 2K; 4(e - 1) < 7 and 8(e - 1) < 14; and the resulting chain K((1 + 1/K)^k - 1) 2(1 + 1/K) <= 7K, "
     "K((1 + 1/K)^k - 1) 4(1 + K) <= 14K^2; measured: LHS/RHS.",
+    scope="printed",
     expect="holds",
 )
 def lem411_step_telescope(ctx: Context) -> Evidence:

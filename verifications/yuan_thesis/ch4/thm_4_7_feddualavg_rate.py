@@ -121,6 +121,7 @@ THM_47_STATEMENT = (
     source="Theorem 4.7, (4.13), with the constants of (4.37) ((4.13) prints the same right-hand side with '<~', which "
     "an unspecified constant makes unrefutable; this explicit reading is what is checked)",
     statement=THM_47_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)") + THM_47_GRID + HOMOGENEOUS_GRID + ".",
+    scope="printed",
     expect="holds",
 )
 def thm_47(ctx: Context) -> Evidence:
@@ -172,6 +173,7 @@ EQ_437_STATEMENT = (
     f"{PAPER}/eq-4.37",
     source="proof of Theorem 4.7, (4.37)",
     statement=EQ_437_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)") + THM_47_GRID + ".",
+    scope="printed",
     expect="holds",
 )
 def eq_437(ctx: Context) -> Evidence:
@@ -254,6 +256,7 @@ TUNED_STATEMENT = (
     f"{PAPER}/thm-4.7:tuned",
     source="Theorem 4.7 (the prescribed eta_c and the tuned bound)",
     statement=TUNED_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
+    scope="printed",
     expect="holds",
 )
 def thm_47_tuned(ctx: Context) -> Evidence:
@@ -359,6 +362,7 @@ FLOOR_STATEMENT = (
     f"{PAPER}/thm-4.7:fixed-eta-floor",
     source="Theorem 4.7, (4.37): its right side at fixed eta_c as R -> infinity",
     statement=FLOOR_STATEMENT.format(zeta="zeta^2 = Z_het ((4.12) as printed)"),
+    scope="printed",
     expect="holds",
 )
 def thm_47_floor(ctx: Context) -> Evidence:

@@ -135,6 +135,7 @@ def _c11_evidence(ctx: Context, kinds, mode: str, reading: str) -> Evidence:
     source="Theorem C.11, (C.3)",
     statement="For any eta_c <= 1/(4L): E Phi(xhat) - Phi(x*) <= B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L "
     f"(K - 1)^2 G^2; eta_c L in {{1/4, 1/16}} (1/64 too in full); {_C11_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def eq_c3(ctx: Context) -> Evidence:
@@ -150,6 +151,7 @@ def eq_c3(ctx: Context) -> Evidence:
     statement="With eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))} "
     "(prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
     f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def thm_c11_tuned(ctx: Context) -> Evidence:
@@ -165,6 +167,7 @@ def thm_c11_tuned(ctx: Context) -> Evidence:
     "1/(4L), '<~' read with the absolute constant 4 that (C.3) gives ((K - 1)^2 <= K^2); eta_c L in {1/4, 1/16}; "
     f"{_C11_GRID}; fitted exponents in R in the witness (at fixed eta_c the bound does not vanish, so they are "
     "descriptive only).",
+    scope="printed",
     expect="holds",
 )
 def eq_410(ctx: Context) -> Evidence:
@@ -180,6 +183,7 @@ def eq_410(ctx: Context) -> Evidence:
     "LB^2/(KR) + sigma B/(M K R)^(1/2) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3), '<~' read with the absolute constant 5 of "
     f"Theorem C.11's tuned bound (4, 2, 5); {_C11_GRID}; fitted exponent in R of the measured gap and of the bound at "
     "sigma = 0 in the witness.",
+    scope="printed",
     expect="holds",
 )
 def eq_411(ctx: Context) -> Evidence:
@@ -197,6 +201,7 @@ def eq_411(ctx: Context) -> Evidence:
     "0.03||x||_1); (C.3) at eta_c L in {1/4, 1/16} and the tuned eta_c; (M, K) in {(2,1), (8,5)} (the grid of "
     "yuan-thesis/eq-c.3 in full), R in {10, 30, 100}; sigma = 0 exact, sigma = 0.5 Monte Carlo (100 replicas), "
     "simultaneous 99% intervals.",
+    scope="printed",
     expect="holds",
 )
 def remark_45_generality(ctx: Context) -> Evidence:

@@ -219,6 +219,7 @@ def _c13_evidence(ctx: Context, algorithm: str, rule: str, statistic: str, *, un
     "E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= B^2/(eta K R) + 3 eta sigma^2/M; eta = 1/(4KL) (also 1/(8KL) in "
     f"full); {_C13_GRID}. Uniformity in R as printed: exact closed form (psi = 0, sigma = 0, heterogeneous quadratics, "
     "M in {2, 8}, K in {2, 5}), for every eta_c of the sequence the first R = 2^j at which the gap exceeds the bound.",
+    scope="printed",
     expect="fails",
 )
 def thm_c13_bound(ctx: Context) -> Evidence:
@@ -234,6 +235,7 @@ def thm_c13_bound(ctx: Context) -> Evidence:
     statement="For any eta in (0, 1/(4KL)], x(0,0) in dom psi and R there is eta_c^max (depending on R too) such that "
     "FedDualAvg with eta_c <= eta_c^max, eta_s = eta/eta_c yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= "
     f"B^2/(eta K R) + 3 eta sigma^2/M; eta = 1/(4KL) (also 1/(8KL) in full); {_C13_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def thm_c13_bound_per_r(ctx: Context) -> Evidence:
@@ -249,6 +251,7 @@ def thm_c13_bound_per_r(ctx: Context) -> Evidence:
     "eta_c^max depending on eta and x(0,0) only, FedDualAvg yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= "
     f"4LB^2/R + 4 sigma B/(M K R)^(1/2); {_C13_GRID}. At sigma = 0, eta = 1/(4KL) does not depend on R: the exact "
     "closed-form witness of yuan-thesis/thm-c.13:bound applies (its bound B^2/(eta K R) is 4LB^2/R).",
+    scope="printed",
     expect="fails",
 )
 def thm_c13_tuned(ctx: Context) -> Evidence:
@@ -263,6 +266,7 @@ def thm_c13_tuned(ctx: Context) -> Evidence:
     statement="With eta = min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)} and eta_c small enough for the given R, "
     "FedDualAvg yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= 4LB^2/R + 4 sigma B/(M K R)^(1/2); "
     f"{_C13_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def thm_c13_tuned_per_r(ctx: Context) -> Evidence:
@@ -277,6 +281,7 @@ def thm_c13_tuned_per_r(ctx: Context) -> Evidence:
     statement="(1/R) sum_{r=1}^R E[Phi(x^(r,0)) - Phi(x*)] <= D~_{h_{0,0}}(x*, ybar^(0,0))/(eta K R) + 3 eta "
     "sigma^2/M = B^2/(eta K R) + 3 eta sigma^2/M for FedDualAvg at small eta_c (eta_c^max per R, as in "
     f"yuan-thesis/thm-c.13:bound-per-R); eta = 1/(4KL) (also 1/(8KL) in full); {_C13_GRID}.",
+    scope="printed",
     expect="holds",
 )
 def thm_c13_proof_telescope(ctx: Context) -> Evidence:
@@ -326,6 +331,7 @@ _THM43 = (
     f"{PAPER}/thm-4.3:feddualavg",
     source="Theorem 4.3, (4.8)",
     statement=_THM43.replace("ALG", "FedDualAvg"),
+    scope="printed",
     expect="holds",
 )
 def thm_43_feddualavg(ctx: Context) -> Evidence:
@@ -338,6 +344,7 @@ def thm_43_feddualavg(ctx: Context) -> Evidence:
     f"{PAPER}/thm-4.3:fedmid",
     source="Theorem 4.3, (4.8) (FedMiD as printed in Algorithm 5: client and server prox)",
     statement=_THM43.replace("ALG", "FedMiD"),
+    scope="printed",
     expect="fails",
 )
 def thm_43_fedmid(ctx: Context) -> Evidence:
