@@ -432,7 +432,7 @@ def claim(
     for name, value in (("expect", expect), ("expect_full", expect_full)):
         if value not in VERDICTS and not (name == "expect_full" and value is None):
             raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
-    if scope not in SCOPES:
+    if not isinstance(scope, str) or scope not in SCOPES:
         raise InvalidParameterError("scope", f"one of {', '.join(SCOPES)}", scope)
     where = _registration_site(sys._getframe(1))
 

@@ -42,6 +42,34 @@ def test_bad_evidence_and_registration():
         claim("x/y", source="", statement="", scope="printed", expect="maybe")
     with pytest.raises(InvalidParameterError, match="id"):
         claim("no-slash", source="", statement="", scope="printed", expect="holds")
+    for scope in (None, "proven", ["printed"]):  # every claim says what its verdict is a verdict on
+        with pytest.raises(InvalidParameterError, match="scope"):
+            claim("x/y", source="", statement="", scope=scope, expect="holds")
+
+
+def test_the_summary_counts_fails_as_printed_apart_from_the_other_scopes():
+    from fedtheory.harness.report import Result, counts, summary
+
+    results = [
+        Result("p/a", "", "", "fails", "fails", scope="printed"),
+        Result("p/b", "", "", "holds", "holds", scope="printed"),
+        Result("p/c", "", "", "fails", "fails", scope="stand-in"),
+        Result("p/d", "", "", "fails", "holds", scope="outside-hypotheses"),
+    ]
+    line = summary(results, 1.0)
+    assert line.startswith("4 claims, 1 fail as printed. By scope: printed 2 (1 holds, 1 fails); stand-in 1 (1 fails)")
+    assert "outside-hypotheses 1 (1 fails); 1 differ from the recorded verdict" in line
+    assert list(counts(results)) == ["printed", "stand-in", "outside-hypotheses"]
+
+
+def test_a_negative_control_must_fail():
+    from fedtheory.errors import InvalidEvidenceError
+    from fedtheory.harness.claims import negative_control
+
+    record = negative_control(Evidence([1.0, 3.0], 2.0, "<="), "the bound halved")
+    assert record["verdict"] == "fails" and record["failed"] == "1 of 2"
+    with pytest.raises(InvalidEvidenceError, match="cannot fail"):
+        negative_control(Evidence([1.0], 2.0, "<="), "a control that holds")
 
 
 def test_selection_and_seeds():
