@@ -161,7 +161,8 @@ def _list(args, out: Console, err: Console) -> int:
     _warn_skipped_plugins()
     for c in claims:
         out.print(
-            f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  (expect {c.expected('quick')})", highlight=False
+            f"[bold]{escape(c.id)}[/]  [dim]{escape(c.source)}[/]  ({c.scope}; expect {c.expected('quick')})",
+            highlight=False,
         )
         out.print(f"    {c.statement}", highlight=False, markup=False, soft_wrap=True)
         out.print(f"    [dim]{escape(c.where)}[/]", highlight=False, soft_wrap=True)

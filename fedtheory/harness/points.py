@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import InvalidParameterError
-from .claims import Context, Evidence, seed_for
-from .search import BUDGETS, Budget, Domain, search
+from .claims import Context, Evidence
+from .search import Budget, Domain, resolve, search, search_seed, union
 
 
 @dataclass
@@ -80,38 +80,25 @@ class Points:
         """Search ``domain`` for the instance that minimises the margin of ``evaluate(**parameters) -> (measured,
         bound[, extras])`` (:func:`fedtheory.harness.search.search`) and add every evaluation as a point (its
         parameters and extras are the point's parameters; a name that only the other points have, or only the
-        search's, is ``None`` where it does not apply). The budget is the
+        search's, is ``None`` where it does not apply; where the points carry intervals, an evaluation enters with a
+        zero-width one, the search evaluating exactly). The budget is the
         profile's (:data:`~fedtheory.harness.search.BUDGETS`), times ``scale`` (:meth:`Budget.scaled`: a power of 2,
         for evaluations that cost milliseconds), unless ``budget`` is given; the seed comes from the claim id (and
         ``label``, which names the search when a claim searches several domains, e.g. the cases of a theorem).
         Returns the search's record."""
-        key = ctx.claim_id + ":search" + (f":{label}" if label else "")
-        budget = budget or BUDGETS[ctx.profile].scaled(scale)
-        found = search(evaluate, domain, relation, seed=seed_for(key), budget=budget)
+        found = search(evaluate, domain, relation, seed=search_seed(ctx, label), budget=resolve(ctx, budget, scale))
         names = list(dict.fromkeys([*self.grid, *found.parameters[0], *found.extras[0]]))
         for name in names:  # the search's instances and the other points may name different parameters: None marks
             self.grid.setdefault(name, [None] * len(self.measured))  # a parameter an entry does not have
         for params, measured, bound, extras in zip(found.parameters, found.measured, found.bound, found.extras):
-            self.add(measured, bound, **{**dict.fromkeys(names), **params, **extras})
+            exact = (measured, measured) if self.lo else None  # the search evaluates exactly: a zero-width interval
+            self.add(measured, bound, interval=exact, **{**dict.fromkeys(names), **params, **extras})
         self.searches.append({**found.record, **({"label": label} if label else {})})
         return found.record
 
     def search_record(self) -> dict | None:
-        """The record of the searches made (one, or their union: evaluations added, the worst best margin, each
-        domain under its label), or ``None``."""
-        if not self.searches:
-            return None
-        if len(self.searches) == 1:
-            return self.searches[0]
-        worst = min(self.searches, key=lambda r: r["best_slack"])
-        return {
-            "evaluations": sum(r["evaluations"] for r in self.searches),
-            "best_margin": worst["best_margin"],
-            "best_slack": worst["best_slack"],
-            "best": worst["best"],
-            "domain": {r.get("label", str(i)): r["domain"] for i, r in enumerate(self.searches)},
-            "budget": worst["budget"],
-        }
+        """The record of the searches made (:func:`fedtheory.harness.search.union`), or ``None``."""
+        return union(self.searches)
 
     def __len__(self) -> int:
         return len(self.measured)

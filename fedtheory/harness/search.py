@@ -14,7 +14,8 @@ budgeted stages:
 
 Every evaluation becomes an entry of the claim's evidence, so the judge sees the worst one and reports its
 parameters as the witness; :attr:`Found.record` is written to the report as the claim's ``search``. Through
-:meth:`fedtheory.harness.points.Points.search`::
+:meth:`fedtheory.harness.points.Points.search` (evidence built point by point), or :func:`searched` (evidence built
+from arrays)::
 
     domain = Domain(
         {"kappa": Axis(1.0, 1e4), "K": Axis(1, 256, integer=True), "eta_L": Axis(1e-4, 1.0)},
@@ -37,7 +38,7 @@ from scipy.optimize import minimize
 from scipy.stats import qmc
 
 from ..errors import InvalidParameterError
-from .claims import RELATIONS
+from .claims import RELATIONS, Context, Evidence, seed_for
 
 
 @dataclass(frozen=True)
@@ -218,3 +219,83 @@ def _simplex(u0: np.ndarray, step: float = 0.15) -> np.ndarray:
     for i in range(len(u0)):
         simplex[i + 1, i] += step if u0[i] + step <= 1.0 else -step
     return simplex
+
+
+def resolve(ctx: Context, budget: Budget | None = None, scale: int = 1) -> Budget:
+    """``budget``, or the profile's (:data:`BUDGETS`) times ``scale`` (:meth:`Budget.scaled`)."""
+    return budget or BUDGETS[ctx.profile].scaled(scale)
+
+
+def search_seed(ctx: Context, label: str | None = None) -> int:
+    """The seed of a claim's search: from the claim id (and ``label``, when a claim searches several domains)."""
+    return seed_for(ctx.claim_id + ":search" + (f":{label}" if label else ""))
+
+
+def union(records: list[dict]) -> dict | None:
+    """The record of several searches of one claim: evaluations added, the worst best margin, each domain under its
+    label (``None`` for no search; a single record unchanged)."""
+    if len(records) <= 1:
+        return records[0] if records else None
+    worst = min(records, key=lambda r: r["best_slack"])
+    return {
+        "evaluations": sum(r["evaluations"] for r in records),
+        "best_margin": worst["best_margin"],
+        "best_slack": worst["best_slack"],
+        "best": worst["best"],
+        "domain": {r.get("label", str(i)): r["domain"] for i, r in enumerate(records)},
+        "budget": worst["budget"],
+        "parts": records,
+    }
+
+
+def searched(
+    ev: Evidence,
+    evaluate: Callable[..., tuple],
+    domain: Domain,
+    ctx: Context,
+    *,
+    budget: Budget | None = None,
+    scale: int = 1,
+    label: str | None = None,
+) -> Evidence:
+    """``ev`` (evidence built from arrays: ``measured``, ``bound``, ``grid`` and any ``interval``) with the
+    evaluations of a search over ``domain`` for ``ev.relation`` appended as entries, flattened: a parameter only one
+    side names is ``None`` where it does not apply, and an evaluation enters with a zero-width interval where ``ev``
+    has intervals (the search evaluates exactly). Searches accumulate (:func:`union`); tolerances and witness are
+    kept."""
+    found = search(evaluate, domain, ev.relation, seed=search_seed(ctx, label), budget=resolve(ctx, budget, scale))
+    measured, bound = np.asarray(ev.measured), np.asarray(ev.bound)
+    shape = np.broadcast_shapes(measured.shape, bound.shape)
+    n = int(np.prod(shape))
+    rows = [{**p, **x} for p, x in zip(found.parameters, found.extras)]
+    grid = {}
+    for name in dict.fromkeys([*(ev.grid or {}), *rows[0]]):
+        if ev.grid and name in ev.grid:
+            head = np.asarray(ev.grid[name])
+            head = head.ravel() if head.size == n else np.broadcast_to(head, shape).ravel()
+        else:
+            head = np.full(n, None, dtype=object)
+        tail = np.array([row.get(name) for row in rows], dtype=object)
+        grid[name] = np.concatenate([head.astype(object), tail])
+
+    def joined(head, tail):
+        dtype = object if np.asarray(head).dtype == object else float
+        return np.concatenate([np.broadcast_to(np.asarray(head), shape).ravel(), np.asarray(tail, dtype=dtype)])
+
+    interval = None
+    if ev.interval is not None:
+        interval = tuple(joined(np.asarray(end, dtype=float), found.measured) for end in ev.interval)
+    record = {**found.record, **({"label": label} if label else {})}
+    previous = [] if ev.search is None else ev.search.get("parts", [ev.search])
+    return Evidence(
+        joined(measured, found.measured),
+        joined(bound, found.bound),
+        ev.relation,
+        rtol=ev.rtol,
+        atol=ev.atol,
+        interval=interval,
+        grid=grid,
+        witness=ev.witness,
+        extended=ev.extended,
+        search=union([*previous, record]),
+    )

@@ -3,6 +3,7 @@ budget, and that it finds a violation a convenient grid misses."""
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -122,3 +123,30 @@ def test_the_profile_sets_the_budget_and_scale_multiplies_it():
     assert counts["quick"] <= BUDGETS["quick"].total < counts["full"] <= BUDGETS["full"].total
     scaled = Points().search(lambda x, n: (x, 2.0), CORNER, "<=", Context("t/budget"), scale=4)["evaluations"]
     assert counts["quick"] < scaled <= BUDGETS["quick"].scaled(4).total
+
+
+def test_searched_appends_to_evidence_built_from_arrays_with_intervals():
+    from fedtheory.harness.claims import Evidence
+    from fedtheory.harness.search import searched
+
+    x = np.array([[0.1, 1.0], [0.01, 0.5]])
+    ev = Evidence(np.ones_like(x), 1.2, "<=", interval=(x * 0 + 0.9, x * 0 + 1.1), grid={"x": x, "n": 8})
+    ctx = Context("t/arrays")
+    once = searched(ev, corner, CORNER, ctx, scale=4)
+    n = once.search["evaluations"]
+    assert len(once.measured) == 4 + n and once.grid["n"][:4].tolist() == [8] * 4
+    assert once.grid["x"][:4].tolist() == x.ravel().tolist()
+    lo, hi = once.interval
+    assert np.array_equal(lo[4:], once.measured[4:]) and np.array_equal(hi[4:], once.measured[4:])  # exact entries
+    assert judge(once).verdict == "fails"
+    twice = searched(once, lambda x, n: (1.0, 2.0), CORNER, ctx, label="second")
+    assert twice.search["evaluations"] == n + twice.search["parts"][1]["evaluations"]
+    assert len(twice.search["parts"]) == 2 and twice.search["best_slack"] == once.search["best_slack"]
+    assert (twice.rtol, twice.witness) == (ev.rtol, ev.witness)
+
+
+def test_points_with_intervals_take_the_search_s_exact_evaluations():
+    points = Points()
+    points.add(1.0, 1.2, interval=(0.9, 1.1), x=0.5, n=1)
+    points.search(corner, CORNER, "<=", Context("t/intervals"))
+    assert points.lo[1:] == points.measured[1:] == points.hi[1:]
