@@ -194,6 +194,8 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
         "",
         summary(results, seconds),
         "",
+        *(f"- `{scope}`: {words}" for scope, words in SCOPES.items()),
+        "",
         "| claim | scope | source | measured | rel | bound | margin | verdict | expected | searched | s |",
         "|---|---|---|---:|:-:|---:|---:|---|---|---:|---:|",
     ]

@@ -196,7 +196,7 @@ def _low_rank_witness(ctx: Context, name: str, algorithms) -> dict:
     statement="Low-rank set I (d = 8, true rank 4; the printed d = 32 is out of budget), FedDualAvg tuned for the "
     "tail-mean recovery error: the first round at which its server model has exactly the true rank (singular values > "
     "1e-2) is below 100, per seed (never = inf).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
     expect_full="fails",
     figure="low-rank-set-I",
@@ -220,7 +220,7 @@ def fig46_exact_rank(ctx: Context) -> Evidence:
     "more rounds than FedDualAvg to reach the true rank (log2 ratio of first rounds > 0; never within the R rounds "
     "counts as R + 1, so two 'never' tie at 0) and "
     "have a larger regularized training loss gap Phi(x) - Phi* at round 100 (log10 ratio > 0), per seed.",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="fails",
 )
@@ -272,7 +272,7 @@ def _osp_rows(ctx: Context, names, factor: float) -> tuple[list, list, dict]:
     "model averaged over the last fifth of the rounds is at most the true rank; measured: tail rank - true "
     "rank per seed "
     "(<= 0 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="holds",
 )
@@ -290,7 +290,7 @@ def fig46_osp_low_rank(ctx: Context) -> Evidence:
     "X_real||_F is at "
     "least twice FedDualAvg's ('far less accurate' read as a factor >= 2); measured: error ratio / 2 per seed (>= 1 "
     "claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def fig46_osp_accuracy(ctx: Context) -> Evidence:
@@ -306,7 +306,7 @@ def fig46_osp_accuracy(ctx: Context) -> Evidence:
     statement="Low-rank sets II and III (d = 8, true ranks 2 and 1), FedDualAvg tuned for the tail-mean "
     "recovery error: "
     "the first round with exactly the true rank is below 100, per seed (never = inf).",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="fails",
 )
@@ -323,7 +323,7 @@ def low_rank_sparser(ctx: Context) -> Evidence:
     source="Section 4.5.3.3 ('FedDualAvg-OSP can recover a low-rank solution')",
     statement="Low-rank sets II and III (d = 8), FedDualAvg-OSP tuned for the tail-mean recovery error: tail-mean rank "
     "at most the true rank; measured: tail rank - true rank per seed (<= 0 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="holds",
 )
@@ -339,7 +339,7 @@ def low_rank_osp_rank(ctx: Context) -> Evidence:
     source="Section 4.5.3.3 ('... but is less accurate')",
     statement="Low-rank sets II and III (d = 8), tuned as above: FedDualAvg-OSP's tail-mean recovery error exceeds "
     "FedDualAvg's; measured: error ratio OSP / FedDualAvg per seed (> 1 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def low_rank_osp_accuracy(ctx: Context) -> Evidence:
@@ -354,7 +354,7 @@ def low_rank_osp_accuracy(ctx: Context) -> Evidence:
     source="Section 4.5.3.4 ('FedDualAvg manages to find exact rank in less than 200 rounds'), Fig. 4.9",
     statement="Low-rank set IV (d = 8, true rank 4, 4x the clients with a quarter of the samples each), FedDualAvg "
     "tuned for the tail-mean recovery error: the first round with exactly the true rank is below 200, per seed.",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def low_rank_distributed(ctx: Context) -> Evidence:

@@ -222,7 +222,7 @@ def _logistic_witness(ctx: Context) -> dict:
     "validation regularized loss is at most 1.1 x that of the tuned centralized proximal-GD baseline "
     "('comparable' read "
     "as within 10%); measured: the ratio per seed (<= 1.1 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
     figure="logistic-stand-in",
 )
@@ -242,7 +242,7 @@ def fig41_centralized(ctx: Context) -> Evidence:
     "of the local baseline (tuned proximal GD on one client's data, mean over clients) and of tuned "
     "FedAvg(subgradient) "
     "('significantly' read as by 10%); measured: the ratios per seed (<= 0.9 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="fails",
 )
@@ -265,7 +265,7 @@ def fig41_baselines(ctx: Context) -> Evidence:
     "larger density "
     "(|w_i| >= 1e-4) and a lower validation accuracy than FedDualAvg; measured: density(other) - density(FedDualAvg) "
     "and accuracy(FedDualAvg) - accuracy(other) per seed (> 0 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
     expect_full="fails",
 )
@@ -286,7 +286,7 @@ def fig410_fedmid(ctx: Context) -> Evidence:
     source="Caption of Figure 4.10 ('The unprincipled FedDualAvg-OSP can provide sparse solutions')",
     statement="STAND-IN for the fMRI task, tuned methods at the final round: FedDualAvg-OSP is sparser than FedMiD and "
     "FedMiD-OSP; measured: density(other) - density(FedDualAvg-OSP) per seed (> 0 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def fig410_osp_sparse(ctx: Context) -> Evidence:
@@ -304,7 +304,7 @@ def fig410_osp_sparse(ctx: Context) -> Evidence:
     "accuracy is at "
     "least 5 points below FedDualAvg's ('far less accurate'); measured: accuracy(FedDualAvg) - accuracy(OSP) per seed "
     "(>= 0.05 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="inconclusive",
     expect_full="fails",
 )
@@ -322,7 +322,7 @@ def fig410_osp_accuracy(ctx: Context) -> Evidence:
     statement="STAND-IN for the fMRI task: tuned FedDualAvg's final validation accuracy is at most 5 points below the "
     "tuned centralized baseline's and its density at most twice the centralized density; measured: accuracy gap "
     "(<= 0.05) and density ratio / 2 (<= 1), per seed.",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def fig410_comparable(ctx: Context) -> Evidence:

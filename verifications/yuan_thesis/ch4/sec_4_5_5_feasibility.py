@@ -97,7 +97,7 @@ def _feasibility_evidence(ctx: Context, which: int) -> Evidence:
     "unconstrained optimum's norm): every server model x^(r,0) of FedMiD, FedMiD-OSP, FedDualAvg and FedDualAvg-OSP "
     "(R = 20, quick 10) lies in the ball; measured: max ||x||/rho per method and ball over the step-size grid (<= 1 "
     "claimed; the trajectories read as the server models on which the metrics are evaluated).",
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def feasible_server(ctx: Context) -> Evidence:
@@ -114,7 +114,7 @@ def feasible_server(ctx: Context) -> Evidence:
     "in the ball too (for FedDualAvg and its OSP variant the retrieved primal grad (h + eta~ psi)^*(y), resp. "
     "grad h^*(y)); "
     "measured: max ||x||/rho per method and ball (<= 1 claimed).",
-    scope="printed",
+    scope="stand-in",
     expect="fails",
 )
 def feasible_clients(ctx: Context) -> Evidence:
