@@ -68,7 +68,7 @@ def test_a_module_dropped_into_a_claim_package_is_registered_without_editing_any
     )
     (package / "new_theorem.py").write_text(
         "from fedtheory.harness.claims import Evidence, claim\n\n\n"
-        "@claim('dropin-paper/thm-1', source='Theorem 1', statement='1 <= 2', expect='holds')\n"
+        "@claim('dropin-paper/thm-1', source='Theorem 1', statement='1 <= 2', scope='printed', expect='holds')\n"
         "def thm_1(ctx):\n    return Evidence(1.0, 2.0, '<=')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -5,6 +5,9 @@ Instances: the geometries and Q-idH of ``convex_instances`` (its docstring); psi
 64 draws per cell (quick).
 
 Printed objects: (4.24), (4.27), Propositions C.4, C.5, C.7 and C.10 (Definition C.9).
+
+Witness search: (4.27) in the norm of Assumption 4.2(c) over ``A``, pairs and psi-weights
+(:func:`_eq427_closed_form`).
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
-from fedtheory.regularizers import L1
+from fedtheory.regularizers import L1, L2Ball
 
 from .convex_instances import PAPER, T_GRID, Geometry, a_norm, draws, geometries, lp_norm, q_instances, rel
 
@@ -149,7 +153,7 @@ def prop_c5(ctx: Context) -> Evidence:
     ev.witness["why"] = (
         "the two norms are swapped: the statement holds when ||.||_* <= ||.|| (l2, l_p with p <= 2, l1) and fails "
         "for the A-norm of Assumption 4.2(c), where ||v||_*/||v|| reaches cond(A); that is the norm in which (4.27) "
-        "(line 2094) cites this proposition (prop-c.5:corrected and eq-4.27 hold)"
+        "(in the proof of Claim 4.14) cites this proposition (prop-c.5:corrected and eq-4.27 hold)"
     )
     return ev
 
@@ -301,6 +305,38 @@ def eq_424(ctx: Context) -> Evidence:
     )
 
 
+def _eq427_closed_form(kappa, theta, y1, phi1, y2, phi2, t, lam, ball):
+    """(4.27) for one pair of duals in the norm of Assumption 4.2(c) with ``A = U diag(1, 1/kappa) U'`` (``U`` the
+    rotation by ``theta``, ``d = 2``): Euclidean ``h`` with ``psi = lam ||.||_1`` or the indicator of the unit l2 ball
+    (``ball``) at psi-weight ``t``; measured ``||grad h*_t(y1) - grad h*_t(y2)||^2 / ||y1 - y2||_*^2`` against 1."""
+    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    A = U @ np.diag([1.0, 1.0 / kappa]) @ U.T
+    norm = a_norm(A)
+    mirror = fco.Euclidean(L2Ball(1.0) if ball else L1(lam))
+    a, b = (r * np.array([np.cos(phi), np.sin(phi)]) for r, phi in ((y1, phi1), (y2, phi2)))
+    return float(norm.primal(mirror(a, t) - mirror(b, t)) ** 2 / norm.dual(a - b) ** 2), 1.0
+
+
+EQ_427_DOMAIN = Domain(
+    {
+        "kappa": Axis(1.0, 1e4),
+        "theta": Axis(0.0, np.pi, log=False),
+        "y1": Axis(1e-3, 1e3),
+        "phi1": Axis(0.0, 2 * np.pi, log=False),
+        "y2": Axis(1e-3, 1e3),
+        "phi2": Axis(0.0, 2 * np.pi, log=False),
+        "t": Axis(1e-3, 1e3),
+        "lam": Axis(1e-3, 10.0),
+        "ball": Axis(0, 1, log=False, integer=True),
+    },
+    note="(4.27) holds wherever h_{r,k} = h + t psi is 1-strongly convex w.r.t. the norm (Assumption 4.1(b)); it is "
+    "applied in the norm of Assumption 4.2(c): A with cond(A) from 1 to 1e4 at any orientation in d = 2 (Euclidean h "
+    "is 1-strongly convex w.r.t. it since x'Ax/||A|| <= ||x||^2), psi = lam||.||_1 or the unit-ball indicator at any "
+    "psi-weight t, any pair of duals (a client's and the shadow: two free points). Left out: d > 2 and other psi (the "
+    "grid's geometries).",
+)
+
+
 @claim(
     f"{PAPER}/eq-4.27",
     source="(4.27) (justified there by Proposition C.5)",
@@ -308,13 +344,15 @@ def eq_424(ctx: Context) -> Evidence:
     "1-strongly convex w.r.t. ||.||: (a) M = 4 random client duals around a common point, ybar their mean, every "
     "geometry with mu = 1 and its norms, t in {0, 0.05, 0.5, 2}, 64 draws per cell (quick); (b) along FedDualAvg on "
     "Q-idH (psi = 0.3||.||_1, Euclidean h, eta_c = 1/(4||A||_2), K = 5, R = 4, additive N(0, 0.25 I) noise, 8 "
-    "replicas) for every r, k >= 1 and m, in the A-norm of Assumption 4.2(c) and in l2; measured: max LHS/RHS.",
+    "replicas) for every r, k >= 1 and m, in the A-norm of Assumption 4.2(c) and in l2; measured: max LHS/RHS; (c) a "
+    "witness search over A (condition 1 to 1e4), pairs of duals, psi-weights and l1 / ball (d = 2).",
     scope="printed",
     expect="holds",
 )
 def eq_427(ctx: Context) -> Evidence:
     """(a) Random client duals around a common point for every geometry with mu = 1; (b) a traced FedDualAvg run on
-    Q-idH with l1, in the A-norm of Assumption 4.2(c) and in l2: the worst ratio of the two sides, against 1."""
+    Q-idH with l1, in the A-norm of Assumption 4.2(c) and in l2; (c) the witness search
+    (:func:`_eq427_closed_form`): the worst ratio of the two sides, against 1."""
     points = Points()
     for geo, t, rng in _cells(ctx, 5, unit=True):
         n, M = draws(ctx), 4
@@ -324,7 +362,7 @@ def eq_427(ctx: Context) -> Evidence:
         dx = geo.mirror(y, t) - geo.mirror(ybar, t)
         for norm in geo.norms_at(t):
             ratio = norm.primal(dx) ** 2 / norm.dual(y - ybar) ** 2
-            points.add(float(np.max(ratio)), setting=f"random duals, {geo.name}", norm=norm.name, t=t)
+            points.add(float(np.max(ratio)), 1.0, setting=f"random duals, {geo.name}", norm=norm.name, t=t)
     problem = q_instances(ctx)["Q-idH"]
     A = problem.A[0]
     mirror = fco.Euclidean(L1(0.3))
@@ -342,5 +380,6 @@ def eq_427(ctx: Context) -> Evidence:
             rhs = norm.dual(trace.y[1:-1] - ybar[1:-1]) ** 2
             worst[norm.name] = max(worst[norm.name], float(np.max(lhs / rhs)))
     for name, value in worst.items():
-        points.add(value, setting="FedDualAvg trajectory on Q-idH, psi = 0.3||.||_1", norm=name, t="eta~^(r,k)")
-    return points.evidence("<=", bound=1.0, rtol=ROUNDING)
+        points.add(value, 1.0, setting="FedDualAvg trajectory on Q-idH, psi = 0.3||.||_1", norm=name, t="eta~^(r,k)")
+    points.search(_eq427_closed_form, EQ_427_DOMAIN, "<=", ctx, scale=8)
+    return points.evidence("<=", rtol=ROUNDING)

@@ -3,6 +3,8 @@ section 4.4), on the shared-Hessian quadratics of :mod:`.quadratic_heterogeneity
 zeta) and on random dual pairs and SPD matrices.
 
 Printed objects: Assumption 2.3, Claims 4.17-4.19, the proofs of Claim 4.17 ((4.32)-(4.36)) and of Claims 4.18-4.19.
+
+Witness search: (4.36) over ``A``, pairs, psi-weights and ``eta_c ||A|| <= 1/4`` (:func:`_eq436_closed_form`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import numpy as np
 from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.problems import random_rotation, spd_matrix
-from fedtheory.regularizers import L2Ball
+from fedtheory.regularizers import L1, L2Ball
 
 from .quadratic_heterogeneity import (
     NOISE,
@@ -53,6 +56,8 @@ def _claim418(ctx: Context, reading: str) -> Evidence:
             "every x: shared Hessian)",
             "zeta": READING_TEXT[reading],
             "A": "as in the other instances (d = 10)",
+            "hypotheses": "Assumption 4.2 (shared Hessian A > 0, F quadratic, Assumption 4.1 in the norm of 4.2(c)); "
+            "(4.12) with zeta^2 (printed) or zeta (corrected) equal to Z_het, the smallest value it admits",
         },
     )
 
@@ -148,6 +153,38 @@ def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dic
     }
 
 
+def _eq436_closed_form(kappa, theta, y1, phi1, y2, phi2, t, c, ball):
+    """(4.36) for one pair of duals: ``A = U diag(1, 1/kappa) U'`` in ``d = 2`` (``||A||_2 = 1``), ``x_i = grad (h +
+    t psi)^*(y_i)`` for Euclidean ``h`` with ``psi = ||.||_1`` (t spans every product of the psi-weight and lam) or the
+    unit-ball indicator (``ball``), ``eta_c = c/||A||``; measured ``(I) + (II)`` over ``eta_c ||y1 - y2||^2``, as the
+    grid."""
+    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    A = U @ np.diag([1.0, 1.0 / kappa]) @ U.T
+    mirror = fco.Euclidean(L2Ball(1.0) if ball else L1(1.0))
+    a, b = (r * np.array([np.cos(phi), np.sin(phi)]) for r, phi in ((y1, phi1), (y2, phi2)))
+    values = _step_values(A, (a - b)[None], (mirror(a, t) - mirror(b, t))[None], c)
+    return float(values["(4.36): (I) + (II) <= 0"][0]), 0.0
+
+
+EQ_436_DOMAIN = Domain(
+    {
+        "kappa": Axis(1.0, 1e4),
+        "theta": Axis(0.0, np.pi, log=False),
+        "y1": Axis(1e-3, 1e3),
+        "phi1": Axis(0.0, 2 * np.pi, log=False),
+        "y2": Axis(1e-3, 1e3),
+        "phi2": Axis(0.0, 2 * np.pi, log=False),
+        "t": Axis(1e-3, 1e3),
+        "c": Axis(1e-4, 0.25),
+        "ball": Axis(0, 1, log=False, integer=True),
+    },
+    note="(4.36) in Claim 4.17's setting (Theorem 4.7's: eta_c <= 1/(4L), L = ||A||_2, Euclidean h, the same "
+    "psi-weight t for both clients): ||A|| = 1 by scaling, cond(A) from 1 to 1e4 at any orientation in d = 2, psi = "
+    "||.||_1 at any weight t or the unit-ball indicator, any pair of duals, eta_c ||A|| in (0, 1/4]. Left out: d > 2 "
+    "and the nuclear norm (the grid's random pairs in d = 10 cover it).",
+)
+
+
 @claim(
     f"{PAPER}/eq-4.36",
     source="proof of Claim 4.17, (4.32)-(4.36)",
@@ -155,15 +192,15 @@ def _step_values(A: np.ndarray, dy: np.ndarray, dx: np.ndarray, c: float) -> dic
     "= eta_c^2 ||A(x1 - x2)||^2_(A^-1) - 2 eta_c <y1 - y2, x1 - x2> <= 0 (4.36), with its steps (4.33) and (4.35); "
     "psi in {0.3||.||_1, l2 ball of radius 1, 0.8||X||_nuc on a 3x3 block + free coordinate}, the instance's A and "
     "random SPD A (d = 10, condition 10 and 1e4), eta_c ||A|| in {1/8, 1/4}, t in {0, 0.1, 0.5, 1, 3}, 2000 random "
-    "pairs each; each value divided by eta_c ||y1 - y2||^2, absolute tolerance 1e-12. The witness sweeps eta_c ||A|| "
-    "up to 4.",
+    "pairs each; each value divided by eta_c ||y1 - y2||^2, absolute tolerance 1e-12; then a witness search over A, "
+    "pairs, psi-weights and eta_c ||A|| in (0, 1/4] (d = 2, l1 or ball). The witness sweeps eta_c ||A|| up to 4.",
     scope="printed",
     expect="holds",
 )
 def eq_436(ctx: Context) -> Evidence:
     """Random dual pairs through the three prox maps, the instance's A and random SPD A: (I) + (II), (4.33) and
     (4.35), each divided by eta_c ||y1 - y2||^2 (||y1 - y2||^2 for (4.35)), largest value against 0 up to rounding;
-    the sweep of eta_c ||A|| beyond 1/4 in the witness."""
+    the witness search (:func:`_eq436_closed_form`); the sweep of eta_c ||A|| beyond 1/4 in the witness."""
     rng = ctx.rng()
     mats = [("instance A", base(ctx)[0])]
     mats += [(f"random, cond = {k:g}", _random_spd(rng, D, k)) for k in (10.0, 1e4)]
@@ -173,16 +210,16 @@ def eq_436(ctx: Context) -> Evidence:
         for name, A in mats:
             for c in (0.125, 0.25):
                 for step, values in _step_values(A, dy, dx, c).items():
-                    points.add(float(values.max()), psi=kind, A=name, **{"eta_c ||A||": c, "step": step})
+                    points.add(float(values.max()), 0.0, psi=kind, A=name, **{"eta_c ||A||": c, "step": step})
             for c in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
                 value = _step_values(A, dy, dx, c)["(4.36): (I) + (II) <= 0"]
                 sweep[f"{kind}, {name}, eta_c ||A|| = {c}"] = {
                     "fraction > 1e-12": float(np.mean(value > SCALED_ROUNDING)),
                     "max": float(value.max()),
                 }
+    points.search(_eq436_closed_form, EQ_436_DOMAIN, "<=", ctx, scale=8)
     return points.evidence(
         "<=",
-        bound=0.0,
         atol=SCALED_ROUNDING,
         witness={
             "sweep of (4.36) beyond the printed condition": sweep,

@@ -1,7 +1,7 @@
 """Lemma 4.9 and its proof (section 4.4.2): the instances, the seeded FedDualAvg runs and their dual shadow sequence
 (no claims). The claims are in the sibling modules: the pathwise steps ((4.14), Claims 4.13-4.14, (4.21) and the
 proof steps) in :mod:`.lem_4_9_pathwise_steps`, Proposition 4.12 and its printed proof chain in
-:mod:`.prop_4_12_one_step`, Lemma 4.9 itself and its prose in :mod:`.lem_4_9_ergodic_gap`.
+:mod:`.prop_4_12_one_step`, Lemma 4.9 itself in :mod:`.lem_4_9_ergodic_gap`.
 
 With ``eta_s = 1`` the client-average ``ybar^{(r,k)}`` of FedDualAvg's duals runs dual averaging with the averaged
 gradient, (4.14); Lemma 4.9 (4.15) bounds the ergodic gap of the shadow primals ``x^^{(r,k)} =
@@ -18,7 +18,7 @@ modules check:
   exists (``psi = 0``: Gaussian moments and the non-central chi mean; Rademacher noise: exact enumeration) and by
   Monte Carlo otherwise;
 * Lemma 4.9 by Monte Carlo over replicas (the discrepancy term is inside the expectation, so it is computed on the
-  same paths), exactly with ``sigma = 0``, and the prose that restates it (the paragraph after Lemma 4.9).
+  same paths), and exactly with ``sigma = 0``.
 
 Instances (seeded; ``x^{(0,0)} = 0``; ``eta_s = 1``, full participation as in Assumption 4.1(e)).
 

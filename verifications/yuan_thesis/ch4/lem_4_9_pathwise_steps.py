@@ -3,17 +3,23 @@ dual shadow recursion (4.14), Claim 4.13 at ``x*`` (and, as an extension, at arb
 Claim 4.14, (4.21), the triangle step of Claim 4.14's proof and the Jensen step of Lemma 4.9's proof.
 
 Instances, runs and shadow primals: :mod:`.dual_shadow`.
+
+Witness searches: Claim 4.14 and (4.21) at arbitrary states in ``d = 2`` (:func:`_claim414_closed_form`,
+:func:`_eq421_closed_form`).
 """
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
-from fedtheory.regularizers import L2Ball
+from fedtheory.regularizers import L1, L2Ball
 
 from .dual_shadow import (
     PAPER,
@@ -52,7 +58,15 @@ def eq_414(ctx: Context) -> Evidence:
         add_entries(points, linf(resid) / scale, 0.0, instance=p.inst.name, eta=p.label, relation="local step (4.14)")
         boundary = linf(p.ybar[:, -1] - p.server[1:]) / (1 + linf(p.server[1:]))
         add_entries(points, boundary, 0.0, instance=p.inst.name, eta=p.label, relation="ybar^(r,K) = y^(r+1,0)")
-    return points.evidence("==", atol=SCALED_ROUNDING, witness=path_witness(ctx))
+    # eta_s = 2 (outside (4.14)'s eta_s = 1): the server dual moves twice as far as the clients' average
+    inst = paths(ctx)[0].inst
+    params = fco.CompositeParams("FedDualAvg", 0.25 / inst.L, 5, inst.M, eta_s=2.0)
+    state = fco.init(np.zeros(inst.dim), inst.mirror, params, 2)
+    new, tr = fco.round(state, inst.noise, inst.mirror, params, ctx.rng(1), trace=True)
+    ybar = tr.y.mean(axis=2)[-1]
+    control = Evidence(linf(ybar - new.y) / (1 + linf(new.y)), 0.0, "==", atol=SCALED_ROUNDING)
+    witness = {**path_witness(ctx), "negative control": negative_control(control, "the round boundary with eta_s = 2")}
+    return points.evidence("==", atol=SCALED_ROUNDING, witness=witness)
 
 
 # --- Claim 4.13 -----------------------------------------------------------------------------------------------------
@@ -112,7 +126,16 @@ def claim_413(ctx: Context) -> Evidence:
                     p.t(r, k + 1),
                 )
                 add_entries(points, lhs, rhs, instance=p.inst.name, eta=p.label, r=r, k=k)
-    return points.evidence("==", atol=SCALED_ROUNDING, witness=path_witness(ctx))
+    p = paths(ctx)[0]  # psi = l1: a psi-weight that does not advance breaks (4.18)
+    lhs, rhs = _claim413_terms(
+        p.inst.mirror, p.inst.x_star, p.ybar[1, 0], p.ybar[1, 1], p.g[1, 0].mean(axis=1), p.eta, p.t(1, 0), p.t(1, 0)
+    )
+    control = Evidence(lhs, rhs, "==", atol=SCALED_ROUNDING)
+    witness = {
+        **path_witness(ctx),
+        "negative control": negative_control(control, "h_{r,k+1} = h_{r,k} (t not advanced)"),
+    }
+    return points.evidence("==", atol=SCALED_ROUNDING, witness=witness)
 
 
 @claim(
@@ -162,19 +185,136 @@ def _steps(p: Path):
             yield r, k, p.ybar[r, k], p.hat[r, k], p.hat[r, k + 1], p.y[r, k], p.x[r, k], p.g[r, k]
 
 
+def _polar(r: float, angle: float) -> np.ndarray:
+    return r * np.array([np.cos(angle), np.sin(angle)])
+
+
+def _rotated(kappa: float, theta: float, top: float) -> np.ndarray:
+    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
+    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
+
+
+def _lasso_2d(H: np.ndarray, b: np.ndarray, lam: float) -> np.ndarray:
+    """``argmin x'Hx/2 - b'x + lam ||x||_1`` in ``d = 2`` (``H`` positive definite), exactly: the sign pattern in
+    {-1, 0, 1}^2 whose stationary point on its support satisfies the optimality conditions."""
+    for pattern in product((-1.0, 0.0, 1.0), repeat=2):
+        s = np.array(pattern)
+        on = s != 0
+        x = np.zeros(2)
+        if on.any():
+            x[on] = np.linalg.solve(H[np.ix_(on, on)], b[on] - lam * s[on])
+        g = H @ x - b
+        if np.all(np.sign(x[on]) == s[on]) and np.all(np.abs(g[~on]) <= lam * (1 + 1e-12)):
+            return x
+    raise RuntimeError("no sign pattern satisfies the optimality conditions")
+
+
+def _claim414_closed_form(
+    kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2, lam, t, y1, phi1, y2, phi2, noise, phi_e, eta_L
+):
+    """Claim 4.14 at one local step from an arbitrary state: two clients ``F_m(x) = x'H_m x/2 - b_m'x`` in ``d = 2``
+    (``L = max_m ||H_m|| = 1``), Euclidean ``h``, ``psi = lam ||.||_1`` at psi-weight ``t``, client duals ``y_m``, the
+    averaged stochastic gradient ``gbar = avg_m grad F_m(x_m) + e`` with a realised noise mean ``e``; ``x*`` exact
+    (:func:`_lasso_2d`); both sides of (4.19)."""
+    H = np.stack([_rotated(kappa1, theta1, 1.0), _rotated(kappa2, theta2, top2)])
+    b = np.stack([_polar(b1, phi_b1), _polar(b2, phi_b2)])
+    H_bar, b_bar = H.mean(axis=0), b.mean(axis=0)
+    x_star = _lasso_2d(H_bar, b_bar, lam)
+    mirror = fco.Euclidean(L1(lam))
+    y = np.stack([_polar(y1, phi1), _polar(y2, phi2)])
+    x = mirror(y, t)
+    grads = np.einsum("mij,mj->mi", H, x) - b
+    gbar = grads.mean(axis=0) + _polar(noise, phi_e)
+    ybar = y.mean(axis=0)
+    xh0, xh1 = mirror(ybar, t), mirror(ybar - eta_L * gbar, t + eta_L)
+    F = lambda z: 0.5 * z @ H_bar @ z - b_bar @ z  # noqa: E731
+    rhs = (
+        gbar @ (xh1 - x_star)
+        + (grads.mean(axis=0) - gbar) @ (xh1 - x_star)
+        + float(np.sum((xh1 - xh0) ** 2))
+        + float(np.mean(np.sum((ybar - y) ** 2, axis=1)))
+    )
+    return float(F(xh1) - F(x_star)), float(rhs)
+
+
+CLAIM_414_DOMAIN = Domain(
+    {
+        "kappa1": Axis(1.0, 1e4),
+        "theta1": Axis(0.0, np.pi, log=False),
+        "kappa2": Axis(1.0, 1e4),
+        "theta2": Axis(0.0, np.pi, log=False),
+        "top2": Axis(1e-3, 1.0),
+        "b1": Axis(1e-3, 1e3),
+        "phi_b1": Axis(0.0, 2 * np.pi, log=False),
+        "b2": Axis(1e-3, 1e3),
+        "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+        "lam": Axis(1e-3, 10.0),
+        "t": Axis(1e-3, 1e3),
+        "y1": Axis(1e-3, 1e3),
+        "phi1": Axis(0.0, 2 * np.pi, log=False),
+        "y2": Axis(1e-3, 1e3),
+        "phi2": Axis(0.0, 2 * np.pi, log=False),
+        "noise": Axis(1e-3, 1e3),
+        "phi_e": Axis(0.0, 2 * np.pi, log=False),
+        "eta_L": Axis(1e-4, 0.25),
+    },
+    note="Claim 4.14 is pathwise in Lemma 4.9's setting (Assumption 4.1, eta_s = 1, eta_c <= 1/(4L)) at every state "
+    "and every realised noise: two heterogeneous convex quadratics in d = 2 (condition numbers 1 to 1e4, any "
+    "orientations and linear terms, L = 1 by scaling), Euclidean h with psi = lam||.||_1 at any psi-weight t, any "
+    "client duals, any realised noise mean, eta_c in (0, 1/(4L)]; x* exact. Left out: non-Euclidean h, other psi "
+    "(the grid's five instances), M > 2 and d > 2.",
+)
+
+
+def _eq421_closed_form(y, phi_y, g, phi_g, t, lam, eta_L, geometry):
+    """(4.21) at one local step: ``ybar' = ybar - eta_c gbar`` with any dual ``ybar`` and averaged gradient ``gbar``
+    in ``d = 2``, psi-weights ``t`` and ``t + eta_c``, ``psi = lam ||.||_1``; geometry 0: Euclidean ``h`` and the l2
+    norm, geometry 1: ``h = c ||x||_p^2/(2(p - 1))``, ``p = 3/2``, ``c = 2^(2 - 2/p)`` (1-strongly convex w.r.t. l1)
+    and the l1 norm; measured the left side over the squared step, against -1/4."""
+    mirror = fco.Euclidean(L1(lam)) if geometry == 0 else fco.PNorm(1.5, L1(lam), scale=2 ** (2 - 2 / 1.5))
+    norm = (lambda v: float(np.linalg.norm(v))) if geometry == 0 else (lambda v: float(np.sum(np.abs(v))))
+    y0 = _polar(y, phi_y)
+    xh0, xh1 = mirror(y0, t), mirror(y0 - eta_L * _polar(g, phi_g), t + eta_L)
+    step2 = norm(xh1 - xh0) ** 2
+    if step2 == 0:
+        return 0.0, 0.0, {"zero step": True}
+    lhs = -float(mirror.generalized_bregman(xh1, y0, t)) + eta_L * step2
+    return lhs / step2, -0.25, {"zero step": False}
+
+
+EQ_421_DOMAIN = Domain(
+    {
+        "y": Axis(1e-3, 1e3),
+        "phi_y": Axis(0.0, 2 * np.pi, log=False),
+        "g": Axis(1e-3, 1e3),
+        "phi_g": Axis(0.0, 2 * np.pi, log=False),
+        "t": Axis(1e-3, 1e3),
+        "lam": Axis(1e-3, 10.0),
+        "eta_L": Axis(1e-4, 0.25),
+        "geometry": Axis(0, 1, log=False, integer=True),
+    },
+    note="(4.21) in Lemma 4.9's setting (eta_c <= 1/(4L); h 1-strongly convex w.r.t. the norm) at every local step: "
+    "any shadow dual, any averaged stochastic gradient, any psi-weight t and lam (psi = lam||.||_1), eta_c L in "
+    "(0, 1/4]; Euclidean h with l2, and the p-norm h (p = 3/2) made 1-strongly convex w.r.t. l1, in d = 2. Left out: "
+    "other psi and d > 2 (the grid's five instances). A zero step is recorded as 0 <= 0.",
+)
+
+
 @claim(
     f"{PAPER}/claim-4.14",
     source="Claim 4.14, eq. (4.19)",
     statement="Pathwise: F(x^^(r,k+1)) - F(x*) <= <gbar, x^^(r,k+1) - x*> + <(1/M) sum_m (grad F_m(x_m) - grad "
     "f(x_m; xi_m)), x^^(r,k+1) - x*> + L ||x^^(r,k+1) - x^^(r,k)||^2 + (L/M) sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2 at "
     "every local step of the runs of eq-4.14 (eta_c L in {1/4, 1/16}), norms and L of each instance's geometry. "
-    "Measured: both sides / (|LHS| + |RHS|), tolerance 1e-10.",
+    "Measured: both sides / (|LHS| + |RHS|), tolerance 1e-10; then a witness search over two-client quadratics in "
+    "d = 2, states, realised noise, psi-weights and eta_c in (0, 1/(4L)] (Euclidean h, l1, exact x*).",
     scope="printed",
     expect="holds",
 )
 def claim_414(ctx: Context) -> Evidence:
     """Every local step of the runs of eq-4.14, in each instance's norm and L: both sides in float64, divided by
-    |LHS| + |RHS|."""
+    |LHS| + |RHS|; then the witness search (:func:`_claim414_closed_form`)."""
     points = Points()
     for p in paths(ctx):
         inst = p.inst
@@ -192,6 +332,13 @@ def claim_414(ctx: Context) -> Evidence:
             )
             scale = np.abs(lhs) + np.abs(rhs) + 1e-300
             add_entries(points, lhs / scale, rhs / scale, instance=inst.name, eta=p.label, r=r, k=k)
+
+    def scaled(*params):
+        lhs, rhs = _claim414_closed_form(*params)
+        scale = abs(lhs) + abs(rhs) + 1e-300
+        return lhs / scale, rhs / scale
+
+    points.search(lambda **p: scaled(*p.values()), CLAIM_414_DOMAIN, "<=", ctx, scale=8)
     # float64 rounding of both sides over |LHS| + |RHS|, whose terms (F values, inner products) nearly cancel
     return points.evidence("<=", atol=1e-10, witness=path_witness(ctx))
 
@@ -202,13 +349,15 @@ def claim_414(ctx: Context) -> Evidence:
     statement="Pathwise for eta_c <= 1/(4L): -D~_{h_{r,k}}(x^^(r,k+1), ybar^(r,k)) + eta_c L ||x^^(r,k+1) - "
     "x^^(r,k)||^2 <= -(1/4) ||x^^(r,k+1) - x^^(r,k)||^2 at every local step of the runs of eq-4.14 (eta_c L in "
     "{1/4, 1/16}; all five instances). Measured: LHS / ||x^^(r,k+1) - x^^(r,k)||^2 against -1/4 (steps with "
-    "x^^(r,k+1) = x^^(r,k) skipped), tolerance 1e-9 (D~ is a difference of O(1) numbers).",
+    "x^^(r,k+1) = x^^(r,k) skipped), tolerance 1e-9 (D~ is a difference of O(1) numbers); then a witness search over "
+    "duals, averaged gradients, psi-weights, lam and eta_c L in (0, 1/4] (d = 2, Euclidean and p-norm h).",
     scope="printed",
     expect="holds",
 )
 def eq_421(ctx: Context) -> Evidence:
     """Every local step of the runs of eq-4.14 (five instances): the left side over the squared step, in float64,
-    against -1/4; steps with a zero step are skipped and counted."""
+    against -1/4; steps with a zero step are skipped and counted; then the witness search
+    (:func:`_eq421_closed_form`)."""
     points = Points()
     skipped = 0
     for p in paths(ctx):
@@ -219,6 +368,7 @@ def eq_421(ctx: Context) -> Evidence:
             keep = step2 > 0
             skipped += int(np.sum(~keep))
             add_entries(points, lhs[keep] / step2[keep], -0.25, instance=inst.name, eta=p.label, r=r, k=k)
+    points.search(_eq421_closed_form, EQ_421_DOMAIN, "<=", ctx, scale=8)
     return points.evidence(
         "<=",
         atol=1e-9,  # rounding of D~, a difference of O(1) numbers, over the squared step

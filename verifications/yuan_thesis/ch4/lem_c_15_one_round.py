@@ -177,6 +177,13 @@ def _c15_mc_entries(ctx: Context, entries: Points) -> None:
         entries.add(samples, bound, kind=kind, M=M, K=K, sigma=inst.sigma, eta_c_L=g["eta_c L"][-1], r=r)
 
 
+HYPOTHESES_C13 = (
+    "Theorem C.13's setting: Assumption 4.1 (logistic-l1: convex, L-smooth with the certified L; quadratic-ball: "
+    "convex quadratics with an l2-ball constraint; Euclidean h; Rademacher noise with its exact sigma, or sigma = 0), "
+    "full participation, x(0,0) = 0 in dom psi, eta = eta_s eta_c = 1/(4KL) in (0, 1/(4KL)], x = x*"
+)
+
+
 _C15_GRID = (
     "x = x*, eta = eta_s eta_c = 1/(4KL), instances logistic-l1 and quadratic-ball (Euclidean h, x(0,0) = 0), (M, K) "
     "in {(2,2), (8,5)}: sigma = 0 exact along the deterministic runs (every r < 300; 1000 in full) at the smallest "
@@ -220,6 +227,7 @@ def lem_c15(ctx: Context) -> Evidence:
         "D~_{h_{r,0}}(x*, ybar^(r,0)) against 3 eta^2 K sigma^2/M (the printed inequality rearranged; 0 at sigma = 0)",
         "sigma = 0 paths": paths,
         "uniform in r (closed form, psi = 0)": details,
+        "hypotheses": HYPOTHESES_C13,
         "why it must fail at sigma = 0": "telescoping the lemma over r < R gives eta K sum_{r=1}^R (Phi(x^(r,0)) - "
         "Phi*) <= B^2 for every R, impossible when x^(r,0) tends to a point x_inf != x* (FedDualAvg with fixed eta_c "
         "> 0, K > 1, heterogeneous clients)",
@@ -304,6 +312,7 @@ def lem_c15_step_product(ctx: Context) -> Evidence:
         "why": "E[UV] <= E[U] E[V] is not an inequality: Delta = xhat^(r+1,0) - xhat^(r,0) moves with -xibar, so "
         "E[(II)] is about eta K E||xibar||^2 where the proof writes eta K (E||xibar||)^2 (Jensen gap)",
         "Jensen gaps and correlations": jensen,
+        "hypotheses": HYPOTHESES_C13,
         "instances": instances(ctx, C13_KINDS),
     }
     return _product_evidence(rows, witness)
@@ -347,6 +356,7 @@ def lem_c15_step_etacmax(ctx: Context) -> Evidence:
         "clients move): left side / (eta_c L) below is constant in eta_c, so no eta_c^max exists",
         "left side / (eta_c L) at sigma = 0": scaling,
         "sigma = 0.5 (not a verdict: a failure at the smallest eta_c tried would only ask for a smaller one)": positive,
+        "hypotheses": HYPOTHESES_C13,
         "instances": instances(ctx, C13_KINDS),
     }
     return mc_evidence(entries, witness, atol=C15_ATOL)

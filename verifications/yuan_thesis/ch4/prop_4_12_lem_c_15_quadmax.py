@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 from fedtheory.harness.tolerances import ROUNDING
 
 from .convex_instances import PAPER, draws
@@ -51,13 +51,18 @@ def prop412_step_quadmax(ctx: Context) -> Evidence:
     symbolic = constant(value.subs(c, eta * sigma / sp.sqrt(M)) / (eta**2 * sigma**2 / M))
     cs, samples = _quadmax_draws(ctx.rng(0), draws(ctx), float(constant(peak / c)))
     ratio = (cs * samples.mean(1) - (samples**2).mean(1) / 4) / cs**2
+    _, halved = _quadratic_max(c * a - a**2 / 8, a)  # the coefficient 1/4 of E a^2 halved: max = 2 c^2
+    control = Evidence(constant(halved.subs(c, eta * sigma / sp.sqrt(M)) / (eta**2 * sigma**2 / M)), Fraction(1), "<=")
     return Evidence(
         measured=[symbolic, Fraction(float(np.max(ratio)))],
         bound=Fraction(1),
         relation="<=",
         rtol=ROUNDING,
         grid={"check": ["sympy: max_a / (eta_c^2 sigma^2/M)", "empirical laws: max LHS/RHS"]},
-        witness={"maximiser": str(peak)},
+        witness={
+            "maximiser": str(peak),
+            "negative control": negative_control(control, "the coefficient 1/4 of E a^2 replaced by 1/8"),
+        },
     )
 
 
@@ -100,5 +105,11 @@ def lemc15_step_quadmax(ctx: Context) -> Evidence:
                 "empirical laws: max (c E a - E a^2/8)/(2 c^2) (= LHS vs RHS with E a^2/4 added)",
             ]
         },
-        witness={"maximiser": str(peak)},
+        witness={
+            "maximiser": str(peak),
+            "negative control": negative_control(
+                Evidence(constant(sp.Rational(3, 8) / coef.subs(eta, 1 / (2 * K * L))), Fraction(1), "<="),
+                "eta = 1/(2KL) in place of the printed eta <= 1/(4KL): 1/2 - L eta K/2 = 1/4 < 3/8",
+            ),
+        },
     )

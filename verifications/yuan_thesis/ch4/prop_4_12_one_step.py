@@ -6,6 +6,9 @@ the variance step of its proof, exactly where a closed form exists (``psi = 0``:
 chi mean; Rademacher noise: exact enumeration) and by Monte Carlo otherwise.
 
 Instances and runs: :mod:`.dual_shadow`.
+
+Witness search: Proposition 4.12 exactly at every state of two-client quadratics with ``psi = 0``
+(:func:`_prop412_closed_form`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from fedtheory.fit import mc_mean
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import SCALED_ROUNDING
 from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic
@@ -101,11 +105,11 @@ def _step(inst: Instance, state: _State, eta: float, N: int, rng) -> _Step:
     )
 
 
-def _exact_one_step(inst: Instance, s: _Step, eta: float) -> float:
+def _exact_one_step(inst: Instance, s: _Step, eta: float, noise: float = S_NOISE) -> float:
     """``E[D_h(x*, ybar') + eta_c (F(ybar') - F*)]`` for ``psi = 0``, Euclidean ``h``, ``ybar' = ybar - eta_c (a + e)``,
-    ``e ~ N(0, tau^2 I)``, ``tau^2 = s^2/M``: ``|x* - m|^2/2 + eta_c^2 d tau^2/2 + eta_c (F(m) - F* + eta_c^2 tau^2
+    ``e ~ N(0, tau^2 I)``, ``tau^2 = noise^2/M``: ``|x* - m|^2/2 + eta_c^2 d tau^2/2 + eta_c (F(m) - F* + eta_c^2 tau^2
     tr(A)/2)`` with ``m = ybar - eta_c a`` (the map is the identity, ``x^^ = ybar``)."""
-    tau2, m = S_NOISE**2 / inst.M, s.ybar - eta * s.a
+    tau2, m = noise**2 / inst.M, s.ybar - eta * s.a
     cov = eta**2 * tau2 * np.eye(inst.dim)
     bregman = 0.5 * float(np.sum((inst.x_star - m) ** 2)) + 0.5 * float(np.trace(cov))
     return bregman + eta * float(inst.problem.expected_gap(m, cov))
@@ -113,6 +117,72 @@ def _exact_one_step(inst: Instance, s: _Step, eta: float) -> float:
 
 def _n_draws(ctx: Context) -> int:
     return 4000 if ctx.quick else 40000
+
+
+def _rotated(kappa: float, theta: float, top: float) -> np.ndarray:
+    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
+    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
+
+
+def _polar(r: float, angle: float) -> np.ndarray:
+    return r * np.array([np.cos(angle), np.sin(angle)])
+
+
+def _prop412_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2, y1, phi1, y2, phi2, s, eta_L):
+    """Proposition 4.12 exactly at an arbitrary state, ``psi = 0``, Euclidean ``h``: two clients ``F_m(x) = x'H_m x/2 -
+    b_m'x`` in ``d = 2`` (``H_1`` of norm 1, ``H_2`` of norm ``top2 <= 1``, so ``L = 1``), client duals ``y_m`` (= the
+    retrieved primals), Gaussian noise ``N(0, s^2 I)`` (``sigma^2 = 2 s^2``); the one-step expectation by
+    :func:`_exact_one_step` (Gaussian moments of a quadratic) against ``eta_c L (1/M) sum_m ||ybar - y_m||^2 + eta_c^2
+    sigma^2/M``."""
+    problem = FederatedQuadratic(
+        np.stack([_rotated(kappa1, theta1, 1.0), _rotated(kappa2, theta2, top2)]),
+        np.stack([_polar(b1, phi_b1), _polar(b2, phi_b2)]),
+    )
+    inst = Instance(
+        "two quadratics",
+        problem,
+        fco.Euclidean(None),
+        problem.x_star,
+        float(problem.value(problem.x_star)),
+        problem.L,
+        2 * s**2,
+        AdditiveGaussian(problem, cov=s**2 * np.eye(2)),
+        l2,
+        l2,
+        {},
+    )
+    eta = eta_L / inst.L
+    state = _State("searched", np.stack([_polar(y1, phi1), _polar(y2, phi2)]), 0.0)
+    step = _step(inst, state, eta, 1, np.random.default_rng(0))  # only the deterministic parts are used
+    value = _exact_one_step(inst, step, eta, s) - float(inst.mirror.generalized_bregman(inst.x_star, step.ybar, 0.0))
+    return value, eta * inst.L * step.disc + eta**2 * inst.sigma2 / inst.M
+
+
+PROP_412_DOMAIN = Domain(
+    {
+        "kappa1": Axis(1.0, 1e4),
+        "theta1": Axis(0.0, np.pi, log=False),
+        "kappa2": Axis(1.0, 1e4),
+        "theta2": Axis(0.0, np.pi, log=False),
+        "top2": Axis(1e-3, 1.0),
+        "b1": Axis(1e-3, 1e3),
+        "phi_b1": Axis(0.0, 2 * np.pi, log=False),
+        "b2": Axis(1e-3, 1e3),
+        "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+        "y1": Axis(1e-3, 1e3),
+        "phi1": Axis(0.0, 2 * np.pi, log=False),
+        "y2": Axis(1e-3, 1e3),
+        "phi2": Axis(0.0, 2 * np.pi, log=False),
+        "s": Axis(1e-3, 1e2),
+        "eta_L": Axis(1e-4, 0.25),
+    },
+    note="Proposition 4.12 (Lemma 4.9's assumptions: Assumption 4.1, eta_s = 1, eta_c <= 1/(4L)) at every state "
+    "F^(r,k) (with Gaussian noise every pair of client duals is reachable): two heterogeneous convex quadratics in "
+    "d = 2 with condition numbers 1 to 1e4 at any orientations, L = 1 by scaling, any linear terms, any client duals, "
+    "noise s and eta_c in (0, 1/(4L)]. Exact for psi = 0 with Euclidean h only; left out: psi != 0 and non-Euclidean "
+    "h (no closed form: the grid's Monte Carlo entries), M > 2 and d > 2.",
+)
 
 
 @claim(
@@ -123,14 +193,17 @@ def _n_draws(ctx: Context) -> int:
     "y_m^(r,k)||_*^2 + eta_c^2 sigma^2/M. States: three states of each eta_c = 1/(4L) run of eq-4.14 and, for "
     "Gaussian noise, the synchronized state at x* (all five instances). Exact for psi = 0 (Euclidean h: Gaussian "
     "moments of a quadratic); otherwise Monte Carlo over one step's noise (4000 draws quick, 40000 full) with the "
-    "control variate eta_c <(1/M) sum_m eps_m, x^^(r,k) - x*> (mean exactly 0), simultaneous 99% intervals.",
+    "control variate eta_c <(1/M) sum_m eps_m, x^^(r,k) - x*> (mean exactly 0), simultaneous 99% intervals. Then a "
+    "witness search over two-client quadratics in d = 2, every state, noise level and eta_c in (0, 1/(4L)] (psi = 0, "
+    "Euclidean h: exact).",
     scope="printed",
     expect="holds",
 )
 def prop_412(ctx: Context) -> Evidence:
     """Fixed states of the eta_c = 1/(4L) runs of dual_shadow (and the synchronized state at x* for Gaussian noise):
     exact Gaussian moments for psi = 0 with Euclidean h, otherwise Monte Carlo over one step's noise with a mean-zero
-    control variate and simultaneous 99% intervals."""
+    control variate and simultaneous 99% intervals; then the witness search (:func:`_prop412_closed_form`), whose
+    worst state is the synchronised optimum at eta_c = 1/(4L) (5/8 of the bound)."""
     rng = ctx.rng()
     items = []
     for p in paths(ctx):
@@ -155,6 +228,7 @@ def prop_412(ctx: Context) -> Evidence:
             est = mc_mean(sample, confidence=CONFIDENCE, family_size=family)
             sample, a, b = float(est.mean), float(est.lo), float(est.hi)
         points.add(sample, bound, interval=(a, b), instance=name, state=state)
+    points.search(_prop412_closed_form, PROP_412_DOMAIN, "<=", ctx, scale=4)  # an evaluation builds a problem
     return points.evidence(
         "<=",
         atol=1e-12,  # an absolute rounding floor for the exact entries and the Monte Carlo means
@@ -432,6 +506,8 @@ def prop_412_variance(ctx: Context) -> Evidence:
             "vanish); in l_inf they do not: Rademacher eps_m have ||eps_m||_inf = 1 (sigma = 1) but ||avg||_inf = "
             "max_i |S_i|/M, and the max over coordinates of |S_i| is near M for d >> 2^M. Smallest witness d = M = 2: "
             "E||avg||_inf = 3/4 > 1/sqrt(2). Gaussian noise is safe in every norm (avg eps is eps/sqrt(M) in law).",
+            "hypotheses": "Assumption 4.1(d) in the l1 geometry of the grid (primal l1, dual l_inf): independent "
+            "mean-zero eps_m with E||eps_m||_inf^2 = sigma^2 (Rademacher: ||eps_m||_inf = 1 = sigma exactly)",
             "exact values": exact,
         },
     )

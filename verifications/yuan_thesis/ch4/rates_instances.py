@@ -253,7 +253,7 @@ def mc_evidence(
 ) -> Evidence:
     """Evidence of ``samples``, whose points hold sample arrays as measured values (one value: exact; several: Monte
     Carlo replicas): exact entries as they are, Monte Carlo entries as means with simultaneous 99% intervals
-    (Bonferroni over every Monte Carlo entry of the claim)."""
+    (Bonferroni over every Monte Carlo entry of the claim); the record of any witness search of ``samples`` is kept."""
     arrays = [np.atleast_1d(np.asarray(s, dtype=float)) for s in samples.measured]
     family_size = max(1, sum(s.size > 1 for s in arrays))
     rows = []  # (mean, lo, hi)
@@ -264,7 +264,7 @@ def mc_evidence(
             est = mc_mean(s, family_size=family_size)
             rows.append((float(est.mean), float(est.lo), float(est.hi)))
     measured, lo, hi = (list(v) for v in zip(*rows))
-    points = Points(measured, [float(b) for b in samples.bound], lo, hi, samples.grid)
+    points = Points(measured, [float(b) for b in samples.bound], lo, hi, samples.grid, samples.searches)
     return points.evidence(relation, rtol=rtol, atol=atol, witness=witness)
 
 

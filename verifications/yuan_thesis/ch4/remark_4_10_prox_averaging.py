@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
-from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 from fedtheory.harness.points import Points
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
@@ -77,19 +77,23 @@ def remark_410(ctx: Context) -> Evidence:
             worst = max(worst, float(np.max(noncommutation(prox, v))))
         points.add(worst, operator=name)
     linear = rng.normal(size=(n, 3, D))
+    floor = {
+        "psi = 0": float(np.max(noncommutation(lambda v: v, linear))),
+        "(lam/2)||.||^2, t lam = 0.7": float(np.max(noncommutation(lambda v: v / 1.7, linear))),
+    }
     return points.evidence(
         ">",
         bound=FLOOR,
         witness={
+            "negative control": negative_control(
+                Evidence(list(floor.values()), FLOOR, ">"), "linear proxes (psi = 0, (lam/2)||.||^2), which commute"
+            ),
             "toy (exact)": {
                 "avg_m S_t(v_m)": [str(a) for a in avg_of_prox],
                 "S_t(avg_m v_m)": [str(b) for b in prox_of_avg],
                 "supports": "{1, 2} vs {1}",
             },
-            "linear proxes (commute; rounding floor)": {
-                "psi = 0": float(np.max(noncommutation(lambda v: v, linear))),
-                "(lam/2)||.||^2, t lam = 0.7": float(np.max(noncommutation(lambda v: v / 1.7, linear))),
-            },
+            "linear proxes (commute; rounding floor)": floor,
         },
     )
 
@@ -135,7 +139,8 @@ def remark_410_fedmid(ctx: Context) -> Evidence:
             errors.append(np.linalg.norm(xbar[1:] - step, axis=-1) / size)
         errors = np.concatenate(errors).ravel()
         if name.endswith("(control)"):
-            witness["psi = 0: max e_k (linear prox, rounding)"] = float(errors.max())
+            control = Evidence(float(errors.max()), FLOOR, ">")
+            witness["negative control"] = negative_control(control, "psi = 0: the prox is linear and commutes")
             continue
         points.add(float(errors.max()), psi=name)
         witness[f"{name}: steps with e_k > 1e-12"] = f"{int(np.sum(errors > FLOOR))} of {errors.size}"
@@ -170,7 +175,18 @@ def remark_410_feddualavg(ctx: Context) -> Evidence:
             state = new
         points.add(step_err, psi=name, identity="(4.14) at every local step")
         points.add(boundary_err, psi=name, identity="ybar^(r,K) = y^(r+1,0)")
-    return points.evidence("==", bound=0.0, atol=ROUNDING)  # on relative residuals: a relative rounding tolerance
+    # eta_s = 2 (outside (4.14)'s eta_s = 1): the server dual moves twice as far as the clients' average
+    doubled = fco.CompositeParams("FedDualAvg", eta_c=0.1 / problem.L, K=5, M=4, eta_s=2.0)
+    mirror = next(iter(_runs(problem).values()))
+    state = fco.init(np.zeros(problem.dim), mirror, doubled, S=8)
+    new, trace = fco.round(state, oracle, mirror, doubled, ctx.rng(9), trace=True)
+    control = Evidence(rel(trace.y.mean(axis=2)[-1], new.y), 0.0, "==", atol=ROUNDING)
+    return points.evidence(
+        "==",
+        bound=0.0,
+        atol=ROUNDING,  # on relative residuals: a relative rounding tolerance
+        witness={"negative control": negative_control(control, "the round boundary with eta_s = 2")},
+    )
 
 
 def _projected_sgd(oracle, C, x0: np.ndarray, eta_c: float, K: int, weights: list[np.ndarray], rng):

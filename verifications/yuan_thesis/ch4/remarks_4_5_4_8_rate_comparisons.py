@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 
 from .convex_instances import PAPER, q_instances
 from .convex_symbolic import (
@@ -66,40 +66,19 @@ def remark_45_crossover(ctx: Context) -> Evidence:
         relation=">=",
         grid={"comparison": ["third term of (4.11) vs first term of (4.8)"] + [f"full bounds, K = {k}" for k in Ks]},
         witness={
+            "negative control": negative_control(
+                Evidence([constant((closed / scale).subs(K, 1))], Fraction(1, 8), ">="),
+                "K = 1, where (4.11) is never better than (4.8)",
+            ),
             "crossing of the full bounds": "R* = (1 - 1/K)^3 L^2 B^2/G^2 (exact)",
             "K = 1": "no crossing: (4.11) = (4.8) + L^(1/3) B^(4/3) G^(2/3)/R^(2/3) > (4.8) for every R",
         },
     )
 
 
-@claim(
-    f"{PAPER}/remark-4.5:improvement",
-    source="Remark 4.5; Theorems C.13 and C.11 for the explicit constants",
-    statement="The first term improves from L B^2/R ((4.8)) to L B^2/(KR) ((4.11)), a factor K exactly, the second "
-    "terms are equal, and the third term of (4.11) has no counterpart in (4.8); with the printed constants "
-    "(4 L B^2/R of Thm C.13 vs 4 L B^2/(KR) of Thm C.11) the factor is again K (sympy, exact).",
-    scope="printed",
-    expect="holds",
-)
-def remark_45_improvement(ctx: Context) -> Evidence:
-    """The printed terms of (4.8), (4.11) and of the explicit bounds of Theorems C.13 and C.11 in sympy: the ratios
-    the remark states, reduced to exact rationals, against 1."""
-    items = {
-        "(4.8) first term / (4.11) first term / K": EQ_48[0] / EQ_411[0] / K,
-        "(4.8) second term / (4.11) second term": EQ_48[1] / EQ_411[1],
-        "(4.11) - (first + second term) = L^(1/3) B^(4/3) G^(2/3)/R^(2/3) (ratio)": (
-            sum(EQ_411) - EQ_411[0] - EQ_411[1]
-        )
-        / (L**THIRD * B ** (4 * THIRD) * G ** (2 * THIRD) / R ** (2 * THIRD)),
-        "Thm C.13 4LB^2/R / Thm C.11 4LB^2/(KR) / K": (4 * L * B**2 / R) / (4 * L * B**2 / (K * R)) / K,
-    }
-    return Evidence(
-        measured=[constant(e) for e in items.values()], bound=Fraction(1), relation="==", grid={"ratio": list(items)}
-    )
-
-
-# Theorem 4.7's tuned bound and Proposition 2.1's (2.2), term by term
+# Theorem 4.7's tuned bound and Proposition 2.1's (2.2), term by term; Theorem C.11's tuned bound (a negative control)
 TUNED_47 = (4 * MONO_47[0], 2 * MONO_47[1], 8 * MONO_47[2], 15 * MONO_47[3])
+TUNED_C11 = (4 * EQ_411[0], 2 * EQ_411[1], 5 * EQ_411[2])
 PROP_21 = (
     L * B**2 / (K * R),
     sigma * B / sp.sqrt(M * K * R),
@@ -159,6 +138,10 @@ def remark_48(ctx: Context) -> Evidence:
         relation="==",
         grid={"term": ["LB^2/(KR)", "sigma B/(MKR)^(1/2)", "sigma^(2/3) term", "zeta^(2/3) term", "G in overhead"]},
         witness={
+            "negative control": negative_control(
+                Evidence([*_exponent_gaps(TUNED_C11, PROP_21), Fraction(int(TUNED_C11[2].has(G)))], Fraction(0), "=="),
+                "Theorem C.11's tuned bound (its overhead in G) in place of Theorem 4.7's",
+            ),
             "constants": [str(constant(a / b)) for a, b in zip(TUNED_47, PROP_21)],
             "units (Q-idH, spec section 6)": _norm_factors(ctx),
             "note": "sigma, zeta of Theorem 4.7 are measured in the dual norm of Assumption 4.2(c); against the l2 "
@@ -189,8 +172,10 @@ def remark_48_literal(ctx: Context) -> Evidence:
         relation="==",
         grid={"term": ["LB^2/(KR)", "sigma B/(MKR)^(1/2)", "sigma^(2/3) term", "zeta term"]},
         witness={
-            "why": "(4.12) bounds the unsquared dual norm by zeta^2, while Claim 4.18 (line 2300) uses "
+            "why": "(4.12) bounds the unsquared dual norm by zeta^2, while the proof of Claim 4.18 uses "
             "||delta||_*^2 <= zeta^2; with the literal (4.12) the proof yields zeta^4 and the rate term "
             f"{sp.sstr(literal[3].subs(zeta, z2))} (dimensionally inconsistent): a typo for ||.||_* <= zeta",
+            "hypotheses": "symbolic, for every positive L, B, sigma, zeta, M, K, R: Theorem 4.7's tuned bound with the "
+            "literal (4.12) (zeta_4^2 = zeta_2 for the same clients, Euclidean norm) against (2.2)",
         },
     )
