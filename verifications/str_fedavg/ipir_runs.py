@@ -46,6 +46,11 @@ Lemma 3's constants ``G_g = 0``, ``B_g = 1``, ``G_h = 0`` (every client interpol
 of ``F_lambda`` seen along every run and the reference. Bounds that hold are evaluated with ``F_up`` (never larger
 than the printed ones, so "holds" is conclusive), bounds that fail with ``0`` (never smaller, so "fails" is).
 
+Witness search (Theorem 3 Case i and (12) over their printed domain): :class:`SeparableIPIR`, separable instances in
+``d = 3`` (a flat direction of ``h``, client heterogeneity, a nonconvex cosine outer ``f``) on which every inner call
+of Algorithm 2 is an exact affine map of ``y^t`` (:meth:`SeparableIPIR.inner_maps`), so a run of Algorithm 2 as
+printed (``R_t = t``) costs ``O(T)`` and ``F_lambda^*`` is exact.
+
 The hypotheses ``R_t >= 16(L_h + eta-hat)^2 (1 + B_ncvx^2)`` and ``gamma_l <= 1/(16 (L_h + eta)^2 (1 + B_ncvx^2)
 K gamma_g)`` of Proposition 7 / Theorem 3 need ``R_t`` in the hundreds of thousands on this instance; they are not
 met by any run here, which the witnesses state, so a violation found here is reported as outside the hypotheses.
@@ -53,6 +58,7 @@ met by any run here, which the witnesses state, so a violation found here is rep
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -226,3 +232,139 @@ def hypotheses(inst: Instance, run: Run) -> dict:
 
 def stationarity(inst: Instance, run: Run, c: float) -> np.ndarray:
     return np.sum(inst.grad_F(run.y[:-1], c) ** 2, axis=-1)
+
+
+# --- witness search: IPIR-FedAvg on separable instances, deterministic, exact ----------------------------------------
+class SeparableIPIR:
+    """The witness search's instances of Theorem 3 (d = 3): inner clients ``h_i(x) = sum_j a_ij (x_j - u_ij)^2/2``
+    with curvatures ``L_h (1 - het_a s_i)(1, rho_h, 0)`` and optima ``zeta_h o_i (1, -1, 0)`` (``s_i`` from 0 to 1,
+    ``o_i`` from -1 to 1 over the clients; the third coordinate is the flat direction of ``h``, so ``X_h^*`` is a
+    line, 2-weak sharp with ``alpha_2`` half the smaller curvature of ``h``); outer ``f(y) = sum_j (L_f/omega^2)(1 -
+    cos(omega (y_j - c_j)))`` with ``c = sep (1, 1, 1)/sqrt(3)`` from ``X_h^*``'s point: ``L_f``-smooth, nonconvex,
+    bounded below. ``F_lambda`` is (3); its infimum is exact (coordinate-wise: 0 on the flat coordinate, a 1-D
+    minimisation on the others)."""
+
+    def __init__(self, L_h, rho_h, het_a, zeta_h, N, L_f, omega, sep, lam):
+        self.a = L_h * self.curvature_shape(rho_h, het_a, N)
+        o = np.zeros(1) if N == 1 else np.linspace(-1.0, 1.0, N)
+        self.u = zeta_h * np.outer(o, [1.0, -1.0, 0.0])
+        self.N, self.L_f, self.omega, self.lam = N, L_f, omega, lam
+        self.curved = np.array([True, True, False])
+        A = self.a.mean(0)
+        self.ubar = np.where(self.curved, (self.a * self.u).sum(0) / np.where(self.curved, self.a.sum(0), 1.0), 0.0)
+        self.h_star = float(np.mean(np.sum(self.a * (self.u - self.ubar) ** 2, axis=1)) / 2)
+        self.alpha = float(np.min(A[self.curved]) / 2)
+        self.L_h = float(self.a.max())
+        self.c = self.ubar + sep * np.ones(3) / np.sqrt(3)
+        self.F_star = self._F_star()
+
+    @staticmethod
+    def curvature_shape(rho_h, het_a, N) -> np.ndarray:
+        """The clients' curvatures of ``h`` for ``L_h = 1``: ``(1 - het_a s_i)(1, rho_h, 0)``."""
+        s = np.zeros(1) if N == 1 else np.linspace(0.0, 1.0, N)
+        return np.outer(1 - het_a * s, [1.0, rho_h, 0.0])
+
+    def f(self, y):
+        return np.sum(self.L_f / self.omega**2 * (1 - np.cos(self.omega * (y - self.c))), axis=-1)
+
+    def grad_f(self, y):
+        return self.L_f / self.omega * np.sin(self.omega * (y - self.c))
+
+    def project(self, y):
+        return np.where(self.curved, self.ubar, y)
+
+    def F(self, y):
+        """(3): ``f + (1/lambda) dist^2``."""
+        return self.f(y) + np.sum((y - self.project(y)) ** 2, axis=-1) / self.lam
+
+    def grad_F(self, y):
+        return self.grad_f(y) + 2 / self.lam * (y - self.project(y))
+
+    def _F_star(self) -> float:
+        """``inf F_lambda``: per curved coordinate ``min_y (L_f/omega^2)(1 - cos(omega (y - c))) + (y - ubar)^2/
+        lambda`` on a grid over the interval where the minimiser lies (``|y - ubar|^2/lambda <= value at ubar``), then
+        Newton; 0 on the flat coordinate."""
+        total = 0.0
+        for j in np.flatnonzero(self.curved):
+            u, c = self.ubar[j], self.c[j]
+            w, k = self.omega, self.L_f / self.omega**2
+
+            def value(y, u=u, c=c, w=w, k=k):
+                return k * (1 - np.cos(w * (y - c))) + (y - u) ** 2 / self.lam
+
+            width = np.sqrt(self.lam * value(u)) + 1e-12
+            y = np.linspace(u - width, u + width, 801)
+            y0 = float(y[np.argmin(value(y))])
+            for _ in range(20):
+                d1 = k * w * math.sin(w * (y0 - c)) + 2 * (y0 - u) / self.lam
+                d2 = k * w * w * math.cos(w * (y0 - c)) + 2 / self.lam
+                if d2 <= 0 or abs(d1) <= 1e-15 * (abs(d2 * y0) + 1e-300):
+                    break
+                y0 -= d1 / d2
+            total += float(min(value(y0), np.min(value(y))))
+        return total
+
+    def inner_maps(self, T: int, K: int, gamma_g: float) -> tuple[np.ndarray, np.ndarray]:
+        """Algorithm 1 on problem (4) at ``y`` (``g = ||x - y||^2/2``, mu_f = 1), ``R_t = t`` rounds with Theorem 3
+        Case i's schedule ``gamma~ = R^(-7/12)``, ``eta = 2 ln R/R^(5/12)``, start ``y``, theta-average output, is
+        affine in ``y`` per coordinate: ``x^t = A_t y + b_t``. Returns ``A``, ``b`` of shape ``(T, 3)`` (``t = 0``:
+        no round, ``x^0 = y^0``). A round maps ``x`` to ``x_fp + (1 - D)(x - x_fp)`` with ``x_fp`` affine in ``y``;
+        the output is ``x_fp + decay (y - x_fp)``, ``decay = sum_{j<R} theta^(j+1) (1 - D)^j/sum_{j<R}
+        theta^(j+1)``."""
+        R = np.arange(1, T, dtype=float)[:, None, None]
+        gt, eta = R**-A_EXP, P * np.log(R) / R**B_EXP
+        gc = gt / (gamma_g * K) * (self.a + eta)
+        omp = np.where(gc < 0.5, -np.expm1(K * np.log1p(-np.minimum(gc, 0.5))), 1 - (1 - gc) ** K)  # 1 - (1-gc)^K
+        c = self.a + eta
+        safe = np.where(c > 0, c, 1.0)
+        weight = omp.sum(1)
+        w_safe = np.where(weight > 0, weight, 1.0)
+        alpha = (omp * self.a * self.u / safe).sum(1) / w_safe  # x_fp = alpha + beta y; c = 0: no step, x_fp = y
+        beta = np.where(weight > 0, (omp * eta / safe).sum(1) / w_safe, 1.0)
+        D = gamma_g * omp.mean(1)
+        log_theta = -np.log1p(-0.5 * eta[:, :, 0] * gt[:, :, 0])
+        decay = _geometric_ratio(log_theta, 1 - D, R[:, :, 0])
+        A = np.vstack([np.ones((1, 3)), (1 - decay) * beta + decay])
+        b = np.vstack([np.zeros((1, 3)), (1 - decay) * alpha])
+        return A, b
+
+
+def _geometric_ratio(log_theta, t, R):
+    """``sum_{j<R} theta^j t^j/sum_{j<R} theta^j`` (``t`` any real, ``theta >= 1``), from ``expm1`` where ``theta
+    t > 0`` (no cancellation near 1) and directly elsewhere."""
+
+    def geometric(log_q, n):
+        small = np.abs(log_q) < 1e-300
+        safe = np.where(small, 1.0, log_q)
+        return np.where(small, n, np.expm1(n * safe) / np.expm1(safe))
+
+    positive = t > 0
+    lq = log_theta + np.log(np.where(positive, t, 1.0))
+    q = np.exp(log_theta) * t
+    direct = (1 - q**R) / np.where(q == 1, 1.0, 1 - q)
+    return np.where(positive, geometric(lq, R), direct) / geometric(log_theta, R)
+
+
+def inner_expansion(a: np.ndarray, T: int, K: int, gamma_g: float) -> float:
+    """The largest ``gamma_l c - 1`` and ``D - 1`` over the inner calls ``R_t = 1..T-1`` of Algorithm 2 with client
+    curvatures ``a`` (a local step multiplies by ``1 - gamma_l c``, a round by ``1 - D``, both >= -1 iff this is <= 1):
+    below 1 iff no local step or round of any inner loop expands."""
+    R = np.arange(1, max(T, 2), dtype=float)[:, None, None]
+    gt, eta = R**-A_EXP, P * np.log(R) / R**B_EXP
+    gc = gt / (gamma_g * K) * (a + eta)
+    D = gamma_g * (1 - (1 - gc) ** K).mean(1)
+    return float(max(np.max(gc), np.max(D)) - 1)
+
+
+def separable_ipir_run(inst: SeparableIPIR, y0, T: int, K: int, gamma_g: float, gamma: float) -> dict:
+    """Algorithm 2 as printed (``R_t = t``, ``t = 0..T-1``) on :class:`SeparableIPIR`: the outer iterates ``y^t``,
+    inner outputs ``x^t`` (:meth:`SeparableIPIR.inner_maps`), ``Pi[y^t]``."""
+    A, b = inst.inner_maps(T, K, gamma_g)
+    k, w, c, lam = inst.L_f / inst.omega, inst.omega, inst.c.tolist(), inst.lam
+    ys = [list(map(float, y0))]
+    for A_t, b_t in zip(A.tolist(), b.tolist()):  # Python floats: T steps of three coordinates
+        y = ys[-1]
+        ys.append([y[j] - gamma * (k * math.sin(w * (y[j] - c[j])) + (y[j] - A_t[j] * y[j] - b_t[j]) / lam)
+                   for j in range(3)])  # fmt: skip
+    y = np.array(ys)
+    return {"y": y, "x": A * y[:-1] + b, "proj": inst.project(y[:-1])}

@@ -53,6 +53,14 @@ instance) and, for Theorem 1, at ``R = 2^40..2^60`` (closed form).
 
 Case iii (``kappa = 1``, outside Assumption 1) is described in :mod:`.thm_1_2_case_iii_sharp`.
 
+Witness searches (Theorems 1 and 2 over their whole printed domains): :class:`Separable` bilevel quadratics in
+``d = 3`` (:func:`separable_instance`: a flat direction of ``h``, client heterogeneity in curvature and optima, any
+start), Algorithm 1 with additive Gaussian noise and ``S = N``; :func:`separable_moments` gives the exact mean and
+variance of both outputs and of ``xbar^R`` (per coordinate a round is affine; the geometric sums in log space, the
+noise weight of the theta-average by a 4 x 4 matrix power in extended precision), so ``E f`` and ``E h`` are exact at
+any horizon up to :data:`R_CAP`; :func:`project_to_cap` moves an instance whose smallest admissible horizon exceeds
+it to the boundary.
+
 Paper text: Theorems 1 and 2, Remark 2, Table 1, Proposition 3, the proof of Theorem 1, Proposition 6 and the proof
 of Theorem 2.
 """
@@ -537,3 +545,177 @@ def add_pointwise(points: Points, xs: np.ndarray, f_gap, mu_sq, G: float, inst: 
         points.add(measured, bound, check=lower)
     for measured, bound in zip(sharp, dist, strict=True):
         points.add(measured, bound, check="weak sharpness")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Witness search: separable bilevel quadratics, exact first and second moments of StR-FedAvg (Theorems 1 and 2)
+# ---------------------------------------------------------------------------------------------------------------------
+#: The largest horizon the searches evaluate (float64 closed forms; the ratio of two terms of a bound stays finite).
+R_CAP = 1e15
+
+
+def log_geometric(log_q, n) -> np.ndarray:
+    """``ln sum_{j=0}^{n-1} q^j`` for ``q = exp(log_q) > 0`` (array) and a count ``n >= 1`` (a float: horizons beyond
+    ``2^53`` keep their value), without overflow or cancellation."""
+    lq = np.atleast_1d(np.asarray(log_q, dtype=float))
+    n = float(n)
+    out = np.empty_like(lq)
+    small = np.abs(lq) * n < 1e-8
+    neg, pos = (lq < 0) & ~small, (lq > 0) & ~small
+    out[small] = math.log(n) + (n - 1) * lq[small] / 2  # error O((n ln q)^2) < 1e-16
+    out[neg] = np.log(-np.expm1(n * lq[neg])) - np.log(-np.expm1(lq[neg]))
+    out[pos] = (n - 1) * lq[pos] + np.log(-np.expm1(-n * lq[pos])) - np.log(-np.expm1(-lq[pos]))
+    return out
+
+
+def weighted_square_sum(t: np.ndarray, inv_theta: float, n: int) -> np.ndarray:
+    """``sum_{m=1}^n u_m^2`` per coordinate, ``u_m = inv_theta^(m-1) + t u_{m-1}``, ``u_0 = 0`` (``0 < t < 1``,
+    ``0 < inv_theta <= 1``): the noise weight of the theta-average. The recursion is linear in ``(u^2, u omega,
+    omega^2, sum)``; its ``n``-th power by binary powering in extended precision (a nonnegative matrix: no
+    cancellation), ``O(log n)`` 4 x 4 products."""
+    t = np.asarray(t, dtype=np.longdouble)
+    w = np.longdouble(inv_theta)
+    A = np.zeros((t.size, 4, 4), dtype=np.longdouble)
+    A[:, 0, :3] = np.stack([t * t, 2 * t, np.ones_like(t)], axis=-1)
+    A[:, 1, 1], A[:, 1, 2], A[:, 2, 2] = t * w, w, w * w
+    A[:, 3] = A[:, 0]
+    A[:, 3, 3] = 1
+    z = np.zeros((t.size, 4, 1), dtype=np.longdouble)
+    z[:, 2, 0] = 1
+    n = int(n)
+    while n:
+        if n & 1:
+            z = A @ z
+        n >>= 1
+        if n:
+            A = A @ A
+    return z[:, 3, 0].astype(float)
+
+
+class Separable:
+    """A separable bilevel quadratic: client ``i``, coordinate ``j``: ``h_i(x) = sum_j a_ij (x_j - u_ij)^2/2``,
+    ``f_i(x) = sum_j l_ij (x_j - z_ij)^2/2`` (arrays of shape ``(N, d)``, ``l > 0``). A coordinate with ``a_ij = 0``
+    for every client is a flat direction of ``h``: ``X_h^*`` fixes the other coordinates at the minimiser of ``h``,
+    ``h`` is weak sharp of order 2 with ``alpha_2`` half its smallest nonzero curvature, and the bilevel solution
+    takes ``f``'s minimiser on the flat coordinates. Every constant of Lemmas 1-2 and Theorems 1-2 is exact:
+    ``L_h = max a``, ``L_f = max l``, ``mu_f = min l``, ``M = f* - inf f``, Lemma 1's ``G_Psi^2 = (2 L_Psi/N)(inf Psi -
+    (1/N) sum_i Psi_i(x_i^*))`` (each ``Psi_i`` has minimum 0) and Lemma 2's ``G^2`` (``h* = inf h``)."""
+
+    def __init__(self, a, u, l, z):
+        self.a, self.u, self.l, self.z = (np.asarray(v, dtype=float) for v in (a, u, l, z))
+        a, u, l, z = self.a, self.u, self.l, self.z
+        self.N = a.shape[0]
+        self.curved = a.sum(0) > 0
+        self.A = a.mean(0)
+        self.ubar = np.where(self.curved, (a * u).sum(0) / np.where(self.curved, a.sum(0), 1.0), 0.0)
+        self.h_star = float(np.mean(np.sum(a * (u - self.ubar) ** 2, axis=1)) / 2)
+        self.lbar = l.mean(0)
+        self.zbar = (l * z).sum(0) / l.sum(0)
+        self.f_inf = float(np.mean(np.sum(l * (z - self.zbar) ** 2, axis=1)) / 2)
+        self.x_star = np.where(self.curved, self.ubar, self.zbar)
+        self.M = float(np.sum(self.lbar * (self.x_star - self.zbar) ** 2) / 2)
+        self.grad_f_star = float(np.linalg.norm(self.lbar * (self.x_star - self.zbar)))
+        self.alpha = float(np.min(self.A[self.curved]) / 2)
+        self.L_h, self.L_f, self.mu_f = float(a.max()), float(l.max()), float(l.min())
+        G_f2, G_h2 = 2 * self.L_f * self.f_inf / self.N, 2 * self.L_h * self.h_star / self.N
+        self.G2 = 2 * G_f2 + 4 * self.L_f * self.M + 2 * G_h2
+
+    def f_gap(self, mean: np.ndarray, var: np.ndarray) -> float:
+        """``E f(x) - f*`` for independent coordinates with these means and variances (expanded about ``x*``)."""
+        d = mean - self.x_star
+        return float(np.sum(self.lbar * (d * (d + 2 * (self.x_star - self.zbar)) + var)) / 2)
+
+    def h_gap(self, mean: np.ndarray, var: np.ndarray) -> float:
+        """``E h(x) - h*``."""
+        return float(np.sum(self.A * ((mean - self.ubar) ** 2 + var)) / 2)
+
+    def x_eta(self, eta: float) -> np.ndarray:
+        """``x_eta^* = argmin h + eta f``."""
+        return (self.a * self.u + eta * self.l * self.z).sum(0) / (self.a + eta * self.l).sum(0)
+
+
+def separable_moments(inst: Separable, eta, gamma_l, gamma_g, K, R, log_theta, x0, noise) -> tuple[dict, tuple]:
+    """Exact means and variances of StR-FedAvg (Algorithm 1, ``S = N``) on :class:`Separable`: per coordinate a
+    round is ``x -> t x + (1 - t) x_fp + e`` with ``e`` of variance ``v`` (``noise``: the variance per coordinate of
+    one local stochastic gradient ``eta grad f~_i + grad h~_i``). Returns ``{kind: (mean, var)}`` of the output
+    ``sum_{r=1}^R theta^r xbar^{r-1}/Z`` (``theta_avg``: ``Z = sum_{r<=R} theta^r``; ``printed``: ``sum_{r<=R-1}``, the
+    normaliser of Propositions 1 and 4) and ``(mean, var)`` of ``xbar^R``."""
+    c = inst.a + eta * inst.l
+    gc = gamma_l * c
+    if np.any(gc >= 1):
+        raise ValueError(f"local step gamma_l (L_h + eta L_f) = {gc.max():.3g} >= 1: outside the engine")
+    log_q = np.log1p(-gc)
+    omp = -np.expm1(K * log_q)  # 1 - (1 - gamma_l c)^K without cancellation
+    D = gamma_g * omp.mean(0)
+    if np.any(D >= 1):
+        raise ValueError(f"round map 1 - D with D = {D.max():.3g} >= 1: outside the engine")
+    x_fp = (omp * (inst.a * inst.u + eta * inst.l * inst.z) / c).sum(0) / omp.sum(0)
+    log_t = np.log1p(-D)
+    e0 = np.asarray(x0, dtype=float) - x_fp
+    v = (gamma_g / inst.N) ** 2 * np.sum(gamma_l**2 * np.exp(log_geometric(2 * log_q, K)).reshape(gc.shape), 0) * noise
+    outputs, squares = {}, weighted_square_sum(np.exp(log_t), math.exp(-log_theta), R - 1)
+    log_total, log_decay = log_geometric(log_theta, R)[0], log_geometric(log_theta + log_t, R)
+    for kind, count in (("theta_avg", R), ("printed", R - 1)):
+        log_Z = log_geometric(log_theta, count)[0]
+        mean = x_fp * math.exp(log_total - log_Z) + np.exp(log_decay - log_Z) * e0
+        outputs[kind] = (mean, v * math.exp(2 * ((R - 1) * log_theta - log_Z)) * squares)
+    return outputs, (x_fp + np.exp(R * log_t) * e0, v * np.exp(log_geometric(2 * log_t, R)))
+
+
+def _pattern(N: int) -> np.ndarray:
+    """Client offsets in [-1, 1] (zero mean): ``linspace(-1, 1, N)``, ``0`` for one client."""
+    return np.zeros(1) if N == 1 else np.linspace(-1.0, 1.0, N)
+
+
+def separable_instance(l_diag, L_h, rho_h, het_a, zeta_h, zeta_f, sep, N) -> Separable:
+    """The searched family (``d = 3``): ``h_i`` has curvatures ``L_h (1 - het_a s_i) (1, rho_h, 0)`` (``s_i`` from 0
+    to 1 over the clients: curvature heterogeneity; coordinate 3 is the flat direction of ``h``) and minimisers
+    ``zeta_h o_i (1, -1, 0)`` (``o_i`` from -1 to 1: heterogeneity of the inner optima, ``h* > 0``); ``f_i`` has
+    curvatures ``l_diag`` (every client) and minimiser ``(sep, sep, 0)/sqrt(2) + zeta_f o_i (1, 1, 1)`` (``sep``:
+    distance of ``f``'s minimiser from ``X_h^*``, so ``M`` and ``grad f(x*)``; ``zeta_f``: outer heterogeneity)."""
+    o = _pattern(N)
+    s = (o + 1) / 2
+    a = L_h * np.outer(1 - het_a * s, [1.0, rho_h, 0.0])
+    u = zeta_h * np.outer(o, [1.0, -1.0, 0.0])
+    z = np.array([sep, sep, 0.0]) / math.sqrt(2) + zeta_f * np.outer(o, [1.0, 1.0, 1.0])
+    return Separable(a, u, np.tile(np.asarray(l_diag, dtype=float), (N, 1)), z)
+
+
+def unit_direction(polar: float, azimuth: float) -> np.ndarray:
+    return np.array([math.sin(polar) * math.cos(azimuth), math.sin(polar) * math.sin(azimuth), math.cos(polar)])
+
+
+def project_to_cap(params: dict, corner: dict, log_axes: set, log_R_min) -> tuple[dict, float]:
+    """``params`` itself when ``log_R_min(params) <= ln R_CAP``; otherwise the first point of the segment from
+    ``params`` to ``corner`` (linear, in log coordinates on ``log_axes``) whose smallest admissible horizon is
+    ``R_CAP`` (bisection): the searched domain is the part of the printed one with ``R_min <= R_CAP``. Returns the
+    point and its ``ln R_min``."""
+    cap = math.log(R_CAP)
+    if log_R_min(params) <= cap:
+        return params, log_R_min(params)
+
+    def at(s):
+        out = dict(params)
+        for k, c in corner.items():
+            x = params[k]
+            out[k] = math.exp((1 - s) * math.log(x) + s * math.log(c)) if k in log_axes else (1 - s) * x + s * c
+        return out
+
+    lo, hi = 0.0, 1.0
+    if log_R_min(at(1.0)) > cap:
+        raise ValueError("the corner of the projection is not below R_CAP")
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if log_R_min(at(mid)) > cap else (lo, mid)
+    return at(hi), log_R_min(at(hi))
+
+
+def worse_kind(values: dict, measured: str, bound: str, relation: str) -> tuple[float, float, str]:
+    """Of the two outputs (``values[kind][measured]`` against ``values[bound]``), the one with the smaller slack."""
+    best = None
+    for kind in KINDS:
+        m, b = values[kind][measured], values[bound]
+        slack = (b - m) / abs(b) if relation == "<=" else (m - b) / abs(b)
+        if best is None or slack < best[0]:
+            best = (slack, m, b, kind)
+    return best[1], best[2], best[3]

@@ -29,6 +29,7 @@ import sympy as sp
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import BUDGETS, Axis, Domain, search
 from fedtheory.harness.tolerances import SHORT_ROUNDING
 
 from .rounds_exponent_terms import D0, C_lam, G_t, M, Wn, Yn, alpha, kap, t_
@@ -107,6 +108,8 @@ def proof_subst(ctx: Context) -> Evidence:
             "printed/derived per term (sympy)": symbolic,
             "reading": "the M-term lacks the factor C_lambda ||grad f(x^t*)||/alpha^(1/kappa) that multiplies the "
             "other weak-sharpness terms (also in Theorem 3 (i-1), line 194)",
+            "hypotheses": "kappa in {3/2, 3} (> 1, Case i), positive constants: an algebraic step of the proof, no "
+            "further hypothesis enters",
             "summation index": "(12) sums t = 0..T-1 with R_t = t, where Proposition 7 is undefined at R_t = 0, 1 "
             "(D_0/(R_t - 1)); the printed sums run over t = 2..T+1 (first four terms) and t = 1..T (last three), "
             "i.e. R_t = t + 2 and R_t = t + 1 in the same sum",
@@ -174,6 +177,8 @@ def proof_descent_coefficients(ctx: Context) -> Evidence:
         "==",
         witness={
             "printed - derived (sympy)": diffs,
+            "hypotheses": "gamma, lambda, L_f, theta > 0: the coefficients of an algebraic step (L-smoothness with L = "
+            "L_f + 2/lambda, Young), no further hypothesis enters",
             "derived at theta = 2": "F(y+) <= F(y) - gamma (3/4 - gamma (L_f lambda + 2)/lambda) ||grad F||^2 + "
             "(gamma/lambda^2 + gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2 (printed: 5/4; the conclusion prints "
             "gamma/lambda for gamma/lambda^2)",
@@ -237,20 +242,80 @@ def _descent_grid(fam: Family, step_fraction: float) -> _DescentGrid:
     return _DescentGrid(arr["F_next"], arr["F"], arr["g2"], arr["e2"], arr["gamma"], arr["lam"], grid)
 
 
+def _descent_rhs(F, g2, e2, gamma, lam, L_f, coef_g: float | None, e_over: int):
+    """F(y) - gamma (coef_g - gamma L') ||g||^2 + (gamma/lambda^e_over + gamma^2 L'/lambda^2) ||e||^2, L' = L_f +
+    2/lambda (coef_g None: the constant coefficient -gamma/2 of the step's conclusion)."""
+    Lp = L_f + 2 / lam
+    g_term = -gamma / 2 * g2 if coef_g is None else -gamma * (coef_g - gamma * Lp) * g2
+    return F + g_term + (gamma / lam**e_over + gamma**2 * Lp / lam**2) * e2
+
+
+DESCENT_DOMAIN = Domain(
+    {
+        "lambda": Axis(1e-2, 1e2),
+        "L_f": Axis(1e-2, 1e2),
+        "gamma/gamma_max": Axis(1e-4, 1.0),
+        "radius": Axis(1e-3, 10.0),
+        "angle": Axis(0.0, 2 * np.pi, log=False),
+        "u": Axis(-10.0, 2.0, log=False),
+        "v": Axis(-10.0, 10.0, log=False),
+        "reading": Axis(0, 1, log=False, integer=True),
+    },
+    note="The step holds for every L_f-smooth f, every lambda > 0, every gamma up to the stated gamma_max and every "
+    "error e (it uses no property of e): searched on F(y) = L_f (1 - cos y_2) + c y_1^2 (reading 0: c = 1/lambda, F_"
+    "lambda of (3); reading 1: c = 1/(2 lambda), the printed gradient's function), lambda and L_f over four decades, "
+    "gamma/gamma_max down to 1e-4, y at radius 1e-3..10 in any direction, e = lambda (u grad F + v grad F^perp) (any "
+    "direction and size relative to grad F). Left out: other smooth nonconvex f (the step is a two-dimensional "
+    "inequality in (grad F, e) once F's smoothness constant is fixed, and this F attains curvature +-L_f and 2c).",
+)
+
+
+def _descent_at(step_fraction: float, coef_g: float | None, e_over: int):
+    """One searched instance of the descent step: F(y+) and the right-hand side (``_descent_rhs``)."""
+
+    def at(**q):
+        lam, L_f = q["lambda"], q["L_f"]
+        c = 1 / lam if q["reading"] == 0 else 1 / (2 * lam)
+        y = q["radius"] * np.array([np.cos(q["angle"]), np.sin(q["angle"])])
+
+        def F(z):
+            return L_f * (1 - np.cos(z[1])) + c * z[0] ** 2
+
+        g = np.array([2 * c * y[0], L_f * np.sin(y[1])])
+        e = lam * (q["u"] * g + q["v"] * np.array([-g[1], g[0]]))
+        gamma = q["gamma/gamma_max"] * step_fraction * lam / (L_f * lam + 2)
+        rhs = _descent_rhs(F(y), g @ g, e @ e, gamma, lam, L_f, coef_g, e_over)
+        return float(F(y - gamma * (g + e / lam))), float(rhs), {"gamma": gamma}
+
+    return at
+
+
 def _descent_evidence(ctx: Context, step_fraction: float, coef_g: float | None, e_over: int) -> Evidence:
     """F(y+) <= F(y) - gamma (coef_g - gamma L) ||g||^2 + (gamma/lambda^e_over + gamma^2 L/lambda^2) ||e||^2
-    (coef_g None: the constant coefficient -gamma/2 of the step's conclusion)."""
+    (coef_g None: the constant coefficient -gamma/2 of the step's conclusion): the grid of :func:`_descent_grid` and
+    the witness search over :data:`DESCENT_DOMAIN`."""
     d = _descent_grid(ctx, step_fraction)
-    Lp = LF + 2 / d.lam
-    g_term = -d.gamma / 2 * d.g2 if coef_g is None else -d.gamma * (coef_g - d.gamma * Lp) * d.g2
-    rhs = d.F + g_term + (d.gamma / d.lam**e_over + d.gamma**2 * Lp / d.lam**2) * d.e2
+    rhs = _descent_rhs(d.F, d.g2, d.e2, d.gamma, d.lam, LF, coef_g, e_over)
     exact = d.grid["e"] == f"{0.0} lambda grad F"
+    found = search(
+        _descent_at(step_fraction, coef_g, e_over), DESCENT_DOMAIN, "<=", seed=seed_for(ctx.claim_id + ":search"),
+        budget=BUDGETS[ctx.profile].scaled(2),
+    )  # fmt: skip
+    n = len(found.parameters)
+    grid = {k: np.concatenate([v, [None] * n]) for k, v in d.grid.items()}
+    for name in DESCENT_DOMAIN.axes:
+        grid[name] = np.array([None] * len(d.F_next) + [q[name] for q in found.parameters], dtype=object)
     return Evidence(
         # atol: float64 rounding of F near its minimum value 0, where the relative tolerance vanishes
-        measured=d.F_next, bound=rhs, relation="<=", rtol=SHORT_ROUNDING, atol=1e-14, grid=d.grid,
+        measured=np.concatenate([d.F_next, found.measured]), bound=np.concatenate([rhs, found.bound]), relation="<=",
+        rtol=SHORT_ROUNDING, atol=1e-14, grid=grid, search=found.record,
         witness={
-            "instance": "F(y) = L_f (1 - cos y_2) + c y_1^2, L_f = 1, 64 points y ~ N(0, I_2) (seeded)",
+            "instance": "F(y) = L_f (1 - cos y_2) + c y_1^2, L_f = 1, 64 points y ~ N(0, I_2) (seeded); the search "
+            "varies L_f, lambda, gamma, y and e",
             "max F(y+)/RHS with e = 0 (exact projection)": float(np.max(d.F_next[exact] / rhs[exact])),
+            "hypotheses": "F = f + c dist^2(., {y_1 = 0}) with f = L_f (1 - cos y_2) L_f-smooth and nonconvex, so F is "
+            "(L_f + 2/lambda)-smooth (Remark 3); y+ = y - gamma (grad F(y) + e/lambda) (Algorithm 2's update with e^t "
+            "= x^t - Pi[y^t]); gamma <= gamma_max as stated",
         },
     )  # fmt: skip
 
@@ -259,7 +324,8 @@ _DESCENT_GRID_TEXT = (
     "on F(y) = L_f(1 - cos y_2) + c y_1^2 (L_f = 1, X_h^* = {y_1 = 0}; c = 1/lambda: F_lambda of (3) with its "
     "gradient, c = 1/(2 lambda): the function whose gradient is the printed formula), lambda in {0.1, 0.5, 1, 10}, "
     "64 seeded points y ~ N(0, I_2), e in {u lambda grad F(y): u in {0, -1/4, -1/2, -1, -2, -5, 1/2}} plus 8 "
-    "Gaussian vectors, gamma = gamma_max x {1, 1/2, ..., 1/256}"
+    "Gaussian vectors, gamma = gamma_max x {1, 1/2, ..., 1/256}, and a witness search over L_f, lambda, gamma, y and "
+    "e (any direction)"
 )
 
 
@@ -283,7 +349,7 @@ def proof_descent(ctx: Context) -> Evidence:
     source="Proof of Theorem 3 (i-1) ('Setting theta = 2') with the re-derived coefficient 3/4",
     statement="F(y+) <= F(y) - gamma (3/4 - gamma (L_f lambda + 2)/lambda) ||grad F(y)||^2 + (gamma/lambda^2 + "
     f"gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2, gamma_max = 3 lambda/(4(L_f lambda + 2)), {_DESCENT_GRID_TEXT}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def proof_descent_corrected(ctx: Context) -> Evidence:
@@ -314,6 +380,9 @@ def proof_step(ctx: Context) -> Evidence:
     return points.evidence(
         "<=", bound=Fraction(1, 2),
         witness={
+            "hypotheses": "lambda, L_f > 0 and 0 < gamma <= 3 lambda/(4(L_f lambda + 2)), the stated condition; the "
+            "bracket is 5/4 - (3/4) gamma/gamma_max, a function of gamma/gamma_max alone, so the grid covers the "
+            "domain (not searched)",
             "reading": "under the condition the bracket is >= 1/2 (= 1/2 only at gamma = gamma_max), which is the "
             "direction the next line needs; with the re-derived coefficient 3/4 (thm-3:proof-descent-coefficients) "
             "3/4 - gamma (L_f lambda + 2)/lambda >= 1/2 needs gamma <= lambda/(4(L_f lambda + 2))",
@@ -342,7 +411,7 @@ def proof_step_conclusion(ctx: Context) -> Evidence:
     statement="For gamma <= lambda/(4(L_f lambda + 2)): F(y+) <= F(y) - (gamma/2)||grad F(y)||^2 + (gamma/lambda^2 + "
     "gamma^2 (L_f lambda + 2)/lambda^3) ||e||^2 (the form summed before (12), so (12) follows with this smaller step); "
     f"gamma_max = lambda/(4(L_f lambda + 2)), {_DESCENT_GRID_TEXT}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def proof_step_corrected(ctx: Context) -> Evidence:

@@ -83,7 +83,7 @@ _CASE_II_TEXT = (
     statement="||xbar^t_eta - x^{t*}||^2 <= D_0/(eta(R_t^(p/2) - 1)) + (2p ln R_t/(eta R_t))(p ln R_t W'_t/R_t) "
     "(sigma = 0, S = N, p = 2, W'_t = 18(L_h + eta) G_ncvx^2/gamma_g^2, G_ncvx^2 = 2 dist^2(y^t)) at every outer "
     f"iteration; {_CASE_II_TEXT}.",
-    scope="printed",
+    scope="outside-hypotheses",
     expect="holds",
 )
 def prop7_ii(ctx: Context) -> Evidence:
@@ -111,7 +111,7 @@ def prop7_ii(ctx: Context) -> Evidence:
     "F_up)/(gamma T) + (C_lambda/eta) D_0 2 ln T/T + (8 C_lambda/eta) W_n 2/T (the Y_n term vanishes: sigma = 0, "
     "S = N; W_n = 18(L_h + eta-hat) G_ncvx^2/gamma_g^2, eta-hat in {11, sup_t eta_t}), D_0 and G_ncvx^2 = "
     f"2 dist^2(y^t) as their max and their mean over t; {_CASE_II_TEXT}.",
-    scope="printed",
+    scope="outside-hypotheses",
     expect="holds",
 )
 def thm3_ii1(ctx: Context) -> Evidence:
@@ -147,7 +147,7 @@ def thm3_ii1(ctx: Context) -> Evidence:
     f"inner output; {_CASE_II_TEXT}. Quick (T = 60): holds; full (T = 150): violated from t = 67 on, where the bound "
     "decays like 1/t while dist(x^t, X_h^*) follows dist(y^t, X_h^*) (the inner calls' total step 2 ln R_t is too "
     "short for the slow directions of h); outside the hypotheses, so not a counterexample to the printed theorem.",
-    scope="printed",
+    scope="outside-hypotheses",
     expect="holds",
     expect_full="fails",
 )
