@@ -9,6 +9,7 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import SHORT_ROUNDING
 from fedtheory.problems import FederatedQuadratic
 
@@ -31,7 +32,7 @@ PAPER = "yuan-thesis"
         requirement="",
         hidden="Theorem B.18's log factor; eta mu K R",
     ),
-    scope="printed",
+    scope="stand-in",
     expect="holds",
 )
 def prop32(ctx: Context) -> Evidence:
@@ -72,25 +73,49 @@ def prop32_polylog(ctx: Context) -> Evidence:
     statement="(3.6)'s explicit decay term with sigma -> 0 (Assumption 3.1(c) holds for every sigma >= 0 and the "
     "Otilde terms vanish whatever their hidden constants and polylogs) at K = R = 1, where the rho-average is "
     "xbar^(0,0) = x^(0,0) for every admissible rho and eta: F(x^(0,0)) - F* <= exp(-mu K R/L) L B^2. F(x) = (L x_1^2 "
-    "+ mu x_2^2)/2 with L = 1, x^(0,0) = (B, 0), B = 1, L/mu in {1, 1.2, 1.4, 1.5, 2, 10, 100}; measured by FedAvg's "
-    "exact weighted average with sigma = 0.",
+    "+ mu x_2^2)/2 with L = 1, x^(0,0) = (B, 0), B = 1, L/mu in {1, 1.2, 1.4, 1.5, 2, 10, 100}, measured by FedAvg's "
+    "exact weighted average with sigma = 0; then a witness search at K = R = 1 over every quadratic and start.",
     scope="printed",
     expect="fails",
 )
 def prop32_decay(ctx: Context) -> Evidence:
     """The 2-D quadratic (L x_1^2 + mu x_2^2)/2 from (B, 0), sigma = 0, K = R = 1: FedAvg's weighted average gap
-    (exact, it is F(x^(0,0)) - F*) over exp(-mu/L) L B^2, against 1; the closed form is in the witness."""
+    (exact, it is F(x^(0,0)) - F*) over exp(-mu/L) L B^2, against 1; then the witness search at K = R = 1 over the
+    spectrum (1, kappa^-mid, 1/kappa) and the start's direction. The closed form is in the witness."""
     points = Points()
     for kappa in [1.0, 1.2, 1.4, 1.5, 2.0, 10.0, 100.0]:
         problem = FederatedQuadratic(np.diag([1.0, 1 / kappa]), np.zeros(2))
         gap, _ = fedavg_weighted(problem, np.zeros((2, 2)), 1.0, 1, 1, 1, np.array([1.0, 0.0]))
-        points.add(gap / (np.exp(-problem.mu / problem.L) * problem.L), **{"L/mu": kappa})
+        points.add(gap / (np.exp(-problem.mu / problem.L) * problem.L), 1.0, **{"L/mu": kappa})
+
+    def at(kappa, mid, polar, azimuth):
+        eig = np.array([1.0, kappa**-mid, 1.0 / kappa])
+        problem = FederatedQuadratic(np.diag(eig), np.zeros(3))
+        x0 = np.array([np.sin(polar) * np.cos(azimuth), np.sin(polar) * np.sin(azimuth), np.cos(polar)])
+        gap, _ = fedavg_weighted(problem, np.zeros((3, 3)), 1.0, 1, 1, 1, x0)
+        return gap / np.exp(-1.0 / kappa), 1.0, {"L/mu": kappa}
+
+    domain = Domain(
+        {
+            "kappa": Axis(1.0, 1e4),
+            "mid": Axis(0.0, 1.0, log=False),
+            "polar": Axis(0.0, np.pi / 2, log=False),
+            "azimuth": Axis(0.0, np.pi / 2, log=False),
+        },
+        note="At K = R = 1 the statement is a 'for all': the only rho is rho^(0,0) = 1 and eta does not enter, so "
+        "every mu-strongly convex, L-smooth F and every start qualifies. Searched: quadratics with Hessian diag(1, "
+        "kappa^-mid, 1/kappa) (L = 1 by scaling, kappa = L/mu from 1 to 1e4) and the start's direction in that "
+        "eigenbasis, B = 1 (both sides scale with B^2), sigma = 0. Left out: K R >= 2, where rho and eta are "
+        "'appropriate' (chosen by the theorem: a search there cannot refute it), and d > 3.",
+    )
+    points.search(at, domain, "<=", ctx, scale=8)  # an evaluation is a 6x6 solve: ~0.2 ms
     return points.evidence(
         "<=",
-        bound=1.0,
         rtol=SHORT_ROUNDING,
         witness={
             "closed form": "F(x0) - F* = L B^2/2 > exp(-mu/L) L B^2 iff L/mu < 1/ln 2 = 1.4427",
+            "hypotheses": "F quadratic with Hessian eigenvalues in [mu, L] (Assumption 3.1(a), (b)), sigma = 0 "
+            "(3.1(c)), K = R = 1 (the rho-average is x^(0,0) for every admissible rho and eta), any B",
             "note": "on this F and start K R >= 2 does not fail: with eta = 1/L (the first branch, which B.18's "
             "Thetatilde choice selects as sigma -> 0) the weight on xbar^(0,1) = x* gives 0. Theorem 3.4's decay term "
             "4 L B^2 exp(-mu K R/(8L)) (Theorem B.18) covers K = R = 1.",
