@@ -26,3 +26,11 @@ def test_mc_mean_interval_and_family_size():
         mc_mean([1.0, 2.0], confidence=1.5)
     with pytest.raises(InvalidParameterError, match="invalid y"):
         loglog_slope([1, 2, 3], [1, -1, 2])
+
+
+def test_mc_mean_is_student_t_and_covers_with_few_samples():
+    """With three Gaussian samples the normal quantile covers far less than 99%; Student's t covers 99%."""
+    rng = np.random.default_rng(5)
+    est = mc_mean(rng.normal(size=(3, 20_000)))  # 20,000 independent three-sample experiments, true mean 0
+    coverage = np.mean((est.lo <= 0) & (0 <= est.hi))
+    assert abs(coverage - 0.99) < 4 * np.sqrt(0.99 * 0.01 / 20_000)

@@ -23,6 +23,7 @@ import itertools
 import numpy as np
 from scipy import stats
 
+from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
@@ -92,10 +93,8 @@ def seed_interval(values: np.ndarray, family: int) -> tuple[float, float, float]
     """(mean, lo, hi): the mean of the per-seed ``values`` (independent seeds: the sweeps of different methods draw
     independently, so per-seed differences of two methods are independent too) with its Student-t interval at level
     ``1 - (1 - CONFIDENCE)/family`` (Bonferroni over the ``family`` rows of a claim)."""
-    v = np.asarray(values, dtype=float)
-    mean, se = float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size))
-    half = float(stats.t.ppf(1 - (1 - CONFIDENCE) / (2 * family), v.size - 1)) * se
-    return mean, mean - half, mean + half
+    est = mc_mean(values, confidence=CONFIDENCE, family_size=family)
+    return float(est.mean), float(est.lo), float(est.hi)
 
 
 def ratio_evidence(
