@@ -13,8 +13,9 @@ from functools import cache
 import numpy as np
 import sympy as sp
 
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control, seed_for
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.rounding import gamma
 
 from .ipir_runs import EPS, L_F, LAM, MU, N_DIM, OUTER, PAPER, Instance, instance
@@ -37,6 +38,7 @@ _FD_TEXT = (
     "instance, lambda = 0.1; tolerance per entry: the finite-difference truncation and rounding bound of _fd_error"
 )
 FD_STEP = 1e-3
+EPS_THRESHOLD = MU / EPS  # the prox of the log-sum penalty is 0 exactly for |x| <= mu/eps
 
 
 def _fd_error(inst: Instance, y: np.ndarray, c: float) -> np.ndarray:
@@ -119,6 +121,8 @@ def eq3_grad(ctx: Context) -> Evidence:
                 np.max(np.abs(printed - fd.ravel())) / np.max(np.abs(y - inst.X.project(y)) / LAM)),
             "reading": "the gradient of (3) is grad f + (2/lambda)(y - Pi y); the printed formula is the gradient of "
             "f + dist^2/(2 lambda) (see eq-3:grad-corrected)",
+            "hypotheses": "(3) with f = M^mu_LSP (L_f-smooth, Assumption 3), X_h^* the affine solution set of a "
+            "convex least-squares h, lambda = 0.1; the printed formula is claimed for every y",
         },
     )  # fmt: skip
 
@@ -128,7 +132,7 @@ def eq3_grad(ctx: Context) -> Evidence:
     source="Sect. 2.2, (3) and the printed gradient after it, with the factors made consistent",
     statement="grad f(y) + (2/lambda)(y - Pi[y]) is the gradient of (3), and the printed grad f(y) + (1/lambda)(y - "
     f"Pi[y]) is the gradient of f(y) + (1/(2 lambda))||y - Pi[y]||^2; both by {_FD_TEXT}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def eq3_grad_corrected(ctx: Context) -> Evidence:
@@ -178,7 +182,9 @@ def _moreau_values(factor: Fraction) -> Evidence:
     return points.evidence(
         "==",
         witness={"printed / envelope (sympy)": str(sp.simplify(printed / envelope)),
-                 "X": "{z : U z = v}, U = [[1, 2, 0, -1], [0, 1, 3, 1]], v = (1, -2)"},
+                 "X": "{z : U z = v}, U = [[1, 2, 0, -1], [0, 1, 3, 1]], v = (1, -2)",
+                 "hypotheses": "X is the solution set of the convex smooth h = ||U z - v||^2/2 (nonempty, affine); the "
+                 "smoothing is claimed for every y and lambda > 0"},
     )  # fmt: skip
 
 
@@ -203,13 +209,28 @@ def moreau(ctx: Context) -> Evidence:
     source="Sect. 2.2, the lambda-smoothed indicator, with the factor 1/(2 lambda) of the envelope",
     statement="(1/(2 lambda))||y - Pi_X[y]||^2 equals min_z {I_X(z) + ||y - z||^2/(2 lambda)}; same instance and "
     "points as sec-2.2:moreau.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def moreau_corrected(ctx: Context) -> Evidence:
     """The smoothing with the factor 1/(2 lambda) on the instance and points of sec-2.2:moreau, against the same
     exact sympy envelope; compared in exact rationals."""
     return _moreau_values(Fraction(1, 2))
+
+
+SMOOTH_DOMAIN = Domain(
+    {
+        "lam": Axis(1e-3, 1e3),
+        "offset": Axis(-0.1, 0.1, log=False),
+        "s": Axis(1e-6, 1.0),
+        "angle": Axis(0.0, np.pi / 2, log=False),
+    },
+    note="Remark 3 claims L_f + 2/lambda for every lambda > 0 and every pair of points: lambda from 1e-3 to 1e3 on the "
+    "module's instance (U, v, the LSP envelope fixed), y = (mu/eps + offset) 1 (every coordinate within 0.1 of the "
+    "prox threshold, where the envelope's curvature reaches -1/(eps^2 - mu) = -L_f), z = y + s d with d = cos(angle) "
+    "n + sin(angle) r (n a seeded unit vector of null(U), r one of row(U)), s from 1e-6 to 1; s below 1e-6 is left "
+    "out (the quotient's rounding error, about u ||grad F(y)||/s, grows without bound as s -> 0).",
+)
 
 
 @claim(
@@ -220,14 +241,15 @@ def moreau_corrected(ctx: Context) -> Evidence:
     "D(y) + (2/lambda) U^+U with D diagonal in [-1/(eps^2 - mu), 1/mu]; the sup max{1/mu + 2/lambda, "
     "1/(eps^2 - mu)} is attained at y = 0, evaluated there by eigvalsh) and 2000 seeded pairs "
     "||grad F(y) - grad F(z)||/||y - z|| (y ~ N(0, 4I), z = y + N(0, s^2 I), s in {1e-3, 1e-2, 0.1, 1}), both "
-    "<= L_f + 2/lambda.",
+    "<= L_f + 2/lambda; then a witness search over lambda in [1e-3, 1e3] and pairs near the prox threshold, where the "
+    "envelope's curvature is most negative.",
     scope="printed",
     expect="holds",
 )
 def remark3_smooth(ctx: Context) -> Evidence:
     """The Lipschitz constant of grad F_lambda on the instance of :mod:`.ipir_runs`: its exact value (the Hessian's
     norm at y = 0, by eigvalsh, equal to the closed form in the witness) and 2000 seeded difference quotients,
-    against the printed L_f + 2/lambda."""
+    against the printed L_f + 2/lambda; then the witness search over :data:`SMOOTH_DOMAIN` (difference quotients)."""
     inst = instance(ctx)
     hess0 = np.eye(N_DIM) / MU + (2 / LAM) * inst.X.row_projector
     exact = float(np.max(np.abs(np.linalg.eigvalsh(hess0))))
@@ -236,10 +258,24 @@ def remark3_smooth(ctx: Context) -> Evidence:
     s = np.repeat([1e-3, 1e-2, 0.1, 1.0], 500)[:, None]
     z = y + s * rng.standard_normal(y.shape)
     ratios = np.linalg.norm(inst.grad_F(y, 1 / LAM) - inst.grad_F(z, 1 / LAM), axis=-1) / np.linalg.norm(y - z, axis=-1)
+    points = Points()
+    points.add(exact, L_F + 2 / LAM, kind="exact sup (y = 0)", lam=LAM)
+    for ratio in ratios:
+        points.add(ratio, L_F + 2 / LAM, kind="sampled pair", lam=LAM)
+    row, null = inst.X.row_projector @ rng.standard_normal(N_DIM), rng.standard_normal(N_DIM)
+    null -= inst.X.row_projector @ null
+    row, null = row / np.linalg.norm(row), null / np.linalg.norm(null)
+
+    def at(lam, offset, s, angle):
+        y = np.full(N_DIM, EPS_THRESHOLD + offset)
+        z = y + s * (np.cos(angle) * null + np.sin(angle) * row)
+        ratio = np.linalg.norm(inst.grad_F(y, 1 / lam) - inst.grad_F(z, 1 / lam)) / np.linalg.norm(y - z)
+        return float(ratio), L_F + 2 / lam, {"kind": "search pair"}
+
+    points.search(at, SMOOTH_DOMAIN, "<=", ctx, scale=8)  # an evaluation is two gradients in R^100
     # rtol 1e-12: the rounding of the 100 x 100 eigvalsh and of the difference quotients
-    return Evidence(
-        measured=np.concatenate([[exact], ratios]), bound=L_F + 2 / LAM, relation="<=", rtol=1e-12,
-        grid={"kind": ["exact sup (y = 0)"] + ["sampled pair"] * len(ratios)},
+    return points.evidence(
+        "<=", rtol=1e-12,
         witness={"exact L": exact, "closed form max{1/mu + 2/lambda, 1/(eps^2 - mu)}":
                  max(1 / MU + 2 / LAM, 1 / (EPS**2 - MU)), "largest sampled ratio": float(ratios.max()),
                  "printed L_f + 2/lambda": L_F + 2 / LAM},
@@ -256,13 +292,15 @@ def remark3_smooth(ctx: Context) -> Evidence:
 )
 def remark3_g(ctx: Context) -> Evidence:
     """The Hessian of g(x) = 1/2 ||x - y||^2 (n = 4, symbolic y) by sympy; its extreme eigenvalues are compared
-    with 1 in exact rationals."""
+    with 1 in exact rationals. Negative control: the same eigenvalues against 1/2 and 2."""
     xs, ys = sp.symbols("x1:5", real=True), sp.symbols("y1:5", real=True)
     g = sum((a - b) ** 2 for a, b in zip(xs, ys, strict=True)) / 2
     eig = sp.hessian(g, xs).eigenvals()
     lo, hi = min(eig), max(eig)
+    measured, grid = [Fraction(int(lo)), Fraction(int(hi))], {"constant": ["mu_g (smallest)", "L_g (largest)"]}
+    control = Evidence(measured=measured, bound=[Fraction(1, 2), Fraction(2)], relation="==", grid=grid)
     return Evidence(
-        measured=[Fraction(int(lo)), Fraction(int(hi))], bound=[Fraction(1), Fraction(1)], relation="==",
-        grid={"constant": ["mu_g (smallest eigenvalue)", "L_g (largest eigenvalue)"]},
-        witness={"eigenvalues (multiplicity)": {str(k): int(v) for k, v in eig.items()}},
+        measured=measured, bound=[Fraction(1), Fraction(1)], relation="==", grid=grid,
+        witness={"eigenvalues (multiplicity)": {str(k): int(v) for k, v in eig.items()},
+                 "negative control": negative_control(control, "the printed constants 1, 1 replaced by 1/2, 2")},
     )  # fmt: skip

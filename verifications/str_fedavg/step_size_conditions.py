@@ -34,6 +34,7 @@ import sympy as sp
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain, searched
 from fedtheory.harness.tolerances import ROUNDING
 
 from . import printed as pf
@@ -194,6 +195,83 @@ def _instance_rows(state: dict, columns: dict) -> dict:
     return out
 
 
+def _with_search(ev: Evidence, evaluate, domain: Domain, ctx: Context, hypotheses: str) -> Evidence:
+    """``ev`` (the grid of an implication) with the witness search over ``domain`` appended: ``evaluate(**params)``
+    returns ``(lhs/rhs, 1, extras)`` at one instance meeting the premise; the hypotheses are added to the witness."""
+    out = searched(ev, evaluate, domain, ctx, scale=4)  # an evaluation is a few scalar logarithms (~0.5 ms)
+    out.witness = ev.witness | {"hypotheses": hypotheses}
+    return out
+
+
+def _log_R(log_threshold: float, decades: float, r_min: int = 1) -> float:
+    """``ln`` of the integer horizon ``ceil(threshold 10^decades)`` (:func:`_int_log`)."""
+    return float(_int_log(log_threshold + LN10 * decades, r_min))
+
+
+def _premise_horizon(log_R: float, threshold) -> float:
+    """The smallest ``ln R' >= ln R`` reached by raising ``R`` to ``threshold(ln R)`` until ``R >= threshold(R)``
+    (the thresholds at ``B^2(eta(R))`` are bounded by the one at ``eta^``, so this stops)."""
+    for _ in range(200):
+        need = float(threshold(log_R))
+        if log_R >= need:
+            return log_R
+        log_R = float(_int_log(need))
+    raise RuntimeError("the horizon premise R >= threshold(B^2(eta(R))) is not reached")
+
+
+_SC_AXES = {
+    "L_h": Axis(1e-4, 1e4),
+    "L_f": Axis(1e-4, 1e4),
+    "kappa_f": Axis(1.0, 1e4),
+    "p": Axis(1.0, 100.0),
+    "a": Axis(1e-2, 1.0, log=False),
+    "b_over_a": Axis(1e-2, 0.99, log=False),
+    "decades": Axis(0.0, 6.0, log=False),
+}
+_SC_NOTE = (
+    "Theorem 1 Case i allows any L_h, L_f > 0, mu_f in (0, L_f] (mu_f = L_f/kappa_f), p >= 1, 0 < b < a <= 1 (b = a "
+    "b_over_a) and every integer R >= 2 at or above its threshold (R = threshold 10^decades, decades from 0 to 6); "
+    "searched: L_h, L_f from 1e-4 to 1e4, kappa_f to 1e4, p to 100, a and b/a from 1e-2. "
+)
+_CVX_AXES = {k: _SC_AXES[k] for k in ("L_h", "L_f", "a", "b_over_a", "decades")}
+_CVX_NOTE = (
+    "Theorem 2 Case i allows any L_h, L_f > 0, 0 < b < a <= 1 (b = a b_over_a) and every integer R at or above its "
+    "threshold (R = threshold 10^decades, decades from 0 to 6); searched: L_h, L_f from 1e-4 to 1e4, a and b/a from "
+    "1e-2. "
+)
+_HYP_SC = (
+    "Theorem 1 Case i: mu_f <= L_f, p >= 1, 0 < b < a <= 1, gamma_g >= 1 and R >= the printed threshold (with B^2 at "
+    "eta^, the largest reading) at every grid and search point"
+)
+_HYP_CVX = (
+    "Theorem 2 Case i: 0 < b < a <= 1, gamma_g >= 1 and R >= the printed threshold (with B^2 at eta^ = 1, the largest "
+    "reading) at every grid and search point"
+)
+
+
+_STATED_NOTE = (
+    "R starts where both the threshold and the stated step condition (B^2 at eta^) hold, times 10^decades; the "
+    "conclusion is read with B^2 at eta(R)."
+)
+_HYP_STATED = "; the stated step condition gamma~(R) <= 1/(16(L_h + eta^ L_f)^2 (1 + B^2)) holds (B^2 at eta^)"
+
+
+def _stated_condition_horizon(q: dict, L_h: float, L_f: float, a: float) -> float:
+    """``ln`` of the smallest R meeting Theorem 1 Case i's threshold and stated step condition (both with B^2 at
+    eta^): ``(mu_f R)^-a <= 1/(16 (L_h + eta^ L_f)^2 (1 + B^2))``."""
+    log_adm = float(pf.log_gamma_tilde_max_lem5(L_h, L_f, q["eta_hat"], q["B2_hat"]))
+    return max(q["log_thr"], -log_adm / a - math.log(q["mu_f"]))
+
+
+def _sc_point(L_h, L_f, kappa_f, p, a, b_over_a) -> dict:
+    """Theorem 1 Case i at one instance: mu_f, b, eta^, B^2(eta^) and ln of the threshold with B^2 at eta^."""
+    mu_f, b = L_f / kappa_f, a * b_over_a
+    eta_hat = pf.eta_hat_sc(p, b, mu_f)
+    B2_hat = float(pf.B2(eta_hat, L_h, L_f))
+    return {"mu_f": mu_f, "b": b, "eta_hat": eta_hat, "B2_hat": B2_hat,
+            "log_thr": float(pf.log_thm1_horizon(L_h, L_f, mu_f, p, a, b, B2_hat))}  # fmt: skip
+
+
 _K1 = ("L_h", "L_f", "mu_f", "p", "a", "b")
 _K2 = ("L_h", "L_f", "a", "b")
 _THM1_CASE_I = "Theorem 1 Case i (gamma~ = 1/(mu_f R)^a, eta = p ln R/(mu_f^b R^b))"
@@ -206,7 +284,8 @@ _THM2_CASE_I = "Theorem 2 Case i (gamma~ = R^-a, eta = R^-b)"
     statement=f"{_THM1_CASE_I}: every R >= the printed threshold makes gamma~(R) satisfy the theorem's stated step "
     f"condition gamma_l <= 1/(16(L_h + eta^ L_f)^2(1 + B^2) K gamma_g), eta^ = p/(e b mu_f^b), i.e. gamma~(R) <= "
     f"1/(16(L_h + eta^ L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ (the largest reading), condition with B^2 at "
-    f"eta(R) (the most lenient); seeded draws and least-squares instances as in the module docstring.",
+    f"eta(R) (the most lenient); seeded draws and least-squares instances as in the module docstring. A witness search "
+    f"over the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -220,10 +299,19 @@ def thm1_cond(ctx: Context) -> Evidence:
         c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"]
     ) + math.log1p(ROUNDING)
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta^)": log_adm})
-    return _implication(
+    ev = _implication(
         s, True, s["log_gamma"], log_adm, _K1,
         {"fraction violating with B^2 at eta^ on both sides": float(consistent.mean())}, inst,
     )  # fmt: skip
+
+    def at(L_h, L_f, kappa_f, p, a, b_over_a, decades):
+        q = _sc_point(L_h, L_f, kappa_f, p, a, b_over_a)
+        log_R = _log_R(q["log_thr"], decades, 2)
+        B2 = float(pf.B2(pf.eta_sc(log_R, p, q["b"], q["mu_f"]), L_h, L_f))
+        log_ratio = -a * (math.log(q["mu_f"]) + log_R) - float(pf.log_gamma_tilde_max_lem5(L_h, L_f, q["eta_hat"], B2))
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"mu_f": q["mu_f"], "b": q["b"], "log10 R": log_R / LN10}
+
+    return _with_search(ev, at, Domain(_SC_AXES, note=_SC_NOTE + "Conclusion with B^2 at eta(R)."), ctx, _HYP_SC)
 
 
 @claim(
@@ -232,7 +320,7 @@ def thm1_cond(ctx: Context) -> Evidence:
     statement=f"{_THM1_CASE_I}: R >= the printed threshold implies the step condition of Proposition 3 / Lemma 5 at "
     f"the schedule's own eta: gamma~(R) <= 1/(16(L_h + eta(R) L_f)^2 (1 + B^2)), with B^2 = B^2(eta(R)) in both the "
     f"threshold and the condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the "
-    f"threshold at B^2(eta(R)).",
+    f"threshold at B^2(eta(R)). A witness search over the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="holds",
 )
@@ -244,20 +332,40 @@ def prop3_cond(ctx: Context) -> Evidence:
     premise = s["log_R"] >= pf.log_thm1_horizon(c["L_h"], c["L_f"], c["mu_f"], c["p"], c["a"], c["b"], s["B2"])
     log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta(R))": log_adm})
-    return _implication(
+    ev = _implication(
         s, premise, s["log_gamma"], log_adm, _K1,
         {"argument": "(L_h + eta L_f)^2 <= 2 L_h^2 + 2 eta^2 L_f^2, the first threshold gives (mu_f R)^a >= 64(1+B^2)"
          "L_h^2, and ln R <= 4 R^((a+2b)/4)/(e (a+2b)) turns the second into (mu_f R)^a >= 64(1+B^2) eta^2 L_f^2"},
         inst,
     )  # fmt: skip
 
+    def at(L_h, L_f, kappa_f, p, a, b_over_a, decades):
+        mu_f, b = L_f / kappa_f, a * b_over_a
+
+        def threshold(log_R):  # Theorem 1's threshold with B^2 at the schedule's own eta(R)
+            return pf.log_thm1_horizon(L_h, L_f, mu_f, p, a, b, pf.B2(pf.eta_sc(log_R, p, b, mu_f), L_h, L_f))
+
+        log_R = _premise_horizon(_log_R(float(pf.log_thm1_horizon(L_h, L_f, mu_f, p, a, b, 4 * L_h)), decades, 2),
+                                 threshold)  # fmt: skip
+        eta = float(pf.eta_sc(log_R, p, b, mu_f))
+        log_ratio = -a * (math.log(mu_f) + log_R) - float(
+            pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, pf.B2(eta, L_h, L_f))
+        )
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"mu_f": mu_f, "b": b, "log10 R": log_R / LN10}
+
+    note = _SC_NOTE + ("R starts at the smallest threshold (B^2 = 4 L_h) times 10^decades and is raised until it meets "
+                       "the threshold at B^2(eta(R)), the premise; B^2 at eta(R) throughout.")  # fmt: skip
+    return _with_search(ev, at, Domain(_SC_AXES, note=note), ctx, _HYP_SC.replace("eta^, the largest", "eta(R), the "
+                        "consistent"))  # fmt: skip
+
 
 @claim(
     f"{PAPER}/prop-3:cond:horizon",
     source="Theorem 1 Case i; Proposition 3",
-    statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (threshold and stated step condition, both with "
-    f"B^2 at eta^, the strictest reading) imply Proposition 3's horizon condition R >= 16(L_h + eta L_f)^2 (1 + "
-    f"B^2)/mu_f at eta = eta(R), B^2 = B^2(eta(R)) (the most lenient reading).",
+    statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (threshold and stated step condition, both with B^2 "
+    f"at eta^, the strictest reading) imply Proposition 3's horizon condition R >= 16(L_h + eta L_f)^2 (1 + B^2)/mu_f "
+    f"at eta = eta(R), B^2 = B^2(eta(R)) (the most lenient reading). A witness search over the instances the "
+    f"hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -268,10 +376,19 @@ def prop3_cond_horizon(ctx: Context) -> Evidence:
     c = s["c"]
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
     need = -pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"]) - np.log(c["mu_f"])
-    return _implication(
+    ev = _implication(
         s, premise, need, s["log_R"], _K1,
         {"reading": "violations need mu_f R < 16(L_h + eta L_f)^2(1 + B^2) <= (mu_f R)^a, i.e. mu_f R < 1"},
     )  # fmt: skip
+
+    def at(L_h, L_f, kappa_f, p, a, b_over_a, decades):
+        q = _sc_point(L_h, L_f, kappa_f, p, a, b_over_a)
+        log_R = _log_R(_stated_condition_horizon(q, L_h, L_f, a), decades, 2)
+        eta = float(pf.eta_sc(log_R, p, q["b"], q["mu_f"]))
+        need = -float(pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, pf.B2(eta, L_h, L_f))) - math.log(q["mu_f"])
+        return math.exp(min(need - log_R, 700.0)), 1.0, {"mu_f": q["mu_f"], "b": q["b"], "log10 R": log_R / LN10}
+
+    return _with_search(ev, at, Domain(_SC_AXES, note=_SC_NOTE + _STATED_NOTE), ctx, _HYP_SC + _HYP_STATED)
 
 
 @claim(
@@ -279,7 +396,8 @@ def prop3_cond_horizon(ctx: Context) -> Evidence:
     source="Theorem 1 Case i; Lemma 6 (used by Proposition 1, under Proposition 3)",
     statement=f"{_THM1_CASE_I}: all hypotheses of Theorem 1 Case i (B^2 at eta^, strictest) imply Lemma 6's step "
     f"condition gamma_l <= 1/(27 K B^2 (L_h + eta L_f)), i.e. gamma~(R) <= gamma_g/(27 B^2 (L_h + eta(R) L_f)), B^2 = "
-    f"B^2(eta(R)) (most lenient), which Proposition 1's proof needs through Lemma 6.",
+    f"B^2(eta(R)) (most lenient), which Proposition 1's proof needs through Lemma 6. A witness search over the "
+    f"instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -291,7 +409,18 @@ def lem6_cond_thm1(ctx: Context) -> Evidence:
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta_hat"], s["B2_hat"])
     log_adm = pf.log_gamma_tilde_max_lem6(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "Lemma 6 admissible gamma~": log_adm})
-    return _implication(s, premise, s["log_gamma"], log_adm, (*_K1, "gamma_g"), {}, inst)
+    ev = _implication(s, premise, s["log_gamma"], log_adm, (*_K1, "gamma_g"), {}, inst)
+
+    def at(L_h, L_f, kappa_f, p, a, b_over_a, decades, gamma_g):
+        q = _sc_point(L_h, L_f, kappa_f, p, a, b_over_a)
+        log_R = _log_R(_stated_condition_horizon(q, L_h, L_f, a), decades, 2)
+        eta = float(pf.eta_sc(log_R, p, q["b"], q["mu_f"]))
+        log_adm = float(pf.log_gamma_tilde_max_lem6(L_h, L_f, eta, pf.B2(eta, L_h, L_f), gamma_g))
+        log_ratio = -a * (math.log(q["mu_f"]) + log_R) - log_adm
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"mu_f": q["mu_f"], "b": q["b"], "log10 R": log_R / LN10}
+
+    domain = Domain(_SC_AXES | {"gamma_g": Axis(1.0, 100.0)}, note=_SC_NOTE + _STATED_NOTE + " gamma_g from 1 to 100.")
+    return _with_search(ev, at, domain, ctx, _HYP_SC + _HYP_STATED)
 
 
 @claim(
@@ -320,6 +449,9 @@ def thm2_cond(ctx: Context) -> Evidence:
     return points.evidence(
         ">=",
         witness={"sympy: lim_{mu_f->0+} admissible gamma~": str(adm),
+                 "hypotheses": "the instances meet Theorem 2 Case i's threshold and 0 < b < a <= 1; the inherited step "
+                 "condition is what is tested: at mu_f = 0 no gamma_l > 0 meets it, so Theorem 2's hypotheses, read "
+                 "literally, admit no run (the claim reports a vacuous hypothesis)",
                  "reading": "eta^ = p/(e b mu_f^b) -> oo, so no gamma_l > 0 satisfies the inherited condition; "
                  "thm-2:cond:eta-hat-1 reads eta^ as max_R R^-b = 1 instead"},
     )  # fmt: skip
@@ -332,7 +464,7 @@ def thm2_cond(ctx: Context) -> Evidence:
     f"(64(1+B^2)L_f^2)^(1/(a+2b))}} makes gamma~(R) satisfy the inherited step condition read with eta^ = 1: "
     f"gamma~(R) <= 1/(16(L_h + L_f)^2 (1 + B^2)). Threshold with B^2 at eta^ = 1 (largest), condition with B^2 at "
     f"eta(R) (most lenient); seeded draws (L_h, L_f ~ 10^U[-3, 2], a ~ U[0.1, 1], b = a U[0.02, 0.98]) and the "
-    f"least-squares convex instances.",
+    f"least-squares convex instances. A witness search over the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -343,7 +475,16 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
     c = s["c"]
     log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta^ = 1)": log_adm})
-    return _implication(s, True, s["log_gamma"], log_adm, _K2, {}, inst)
+    ev = _implication(s, True, s["log_gamma"], log_adm, _K2, {}, inst)
+
+    def at(L_h, L_f, a, b_over_a, decades):
+        b = a * b_over_a
+        log_R = _log_R(float(pf.log_thm2_horizon(L_h, L_f, a, b, pf.B2(1.0, L_h, L_f))), decades)
+        B2 = pf.B2(math.exp(-b * log_R), L_h, L_f)
+        log_ratio = -a * log_R - float(pf.log_gamma_tilde_max_lem5(L_h, L_f, 1.0, B2))
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"b": b, "log10 R": log_R / LN10}
+
+    return _with_search(ev, at, Domain(_CVX_AXES, note=_CVX_NOTE + "Conclusion with B^2 at eta(R)."), ctx, _HYP_CVX)
 
 
 @claim(
@@ -352,7 +493,7 @@ def thm2_cond_eta1(ctx: Context) -> Evidence:
     statement=f"{_THM2_CASE_I}: R >= the printed threshold implies the step condition of Proposition 6 / Lemma 7 at "
     f"the schedule's eta: gamma~(R) <= 1/(16(L_h + R^-b L_f)^2 (1 + B^2)), B^2 = B^2(eta(R)) in threshold and "
     f"condition; horizons from the smallest threshold (B^2 = 4 L_h) upwards, kept where R >= the threshold at "
-    f"B^2(eta(R)).",
+    f"B^2(eta(R)). A witness search over the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="holds",
 )
@@ -364,19 +505,36 @@ def prop6_cond(ctx: Context) -> Evidence:
     premise = s["log_R"] >= pf.log_thm2_horizon(c["L_h"], c["L_f"], c["a"], c["b"], s["B2"])
     log_adm = pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], s["eta"], s["B2"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "admissible gamma~ (eta(R))": log_adm})
-    return _implication(
+    ev = _implication(
         s, premise, s["log_gamma"], log_adm, _K2,
         {"argument": "(L_h + eta L_f)^2 <= 2 L_h^2 + 2 R^-2b L_f^2; R^a >= 64(1+B^2)L_h^2 and R^(a+2b) >= 64(1+B^2)"
          "L_f^2 bound each half by R^a/32"}, inst,
     )  # fmt: skip
+
+    def at(L_h, L_f, a, b_over_a, decades):
+        b = a * b_over_a
+
+        def threshold(log_R):  # Theorem 2's threshold with B^2 at the schedule's own eta = R^-b
+            return pf.log_thm2_horizon(L_h, L_f, a, b, pf.B2(math.exp(-b * log_R), L_h, L_f))
+
+        log_R = _premise_horizon(_log_R(float(pf.log_thm2_horizon(L_h, L_f, a, b, 4 * L_h)), decades), threshold)
+        eta = math.exp(-b * log_R)
+        log_ratio = -a * log_R - float(pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, pf.B2(eta, L_h, L_f)))
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"b": b, "log10 R": log_R / LN10}
+
+    note = _CVX_NOTE + ("R starts at the smallest threshold (B^2 = 4 L_h) times 10^decades and is raised until it "
+                        "meets the threshold at B^2(eta(R)), the premise; B^2 at eta(R) throughout.")  # fmt: skip
+    return _with_search(ev, at, Domain(_CVX_AXES, note=note), ctx, _HYP_CVX.replace("eta^ = 1, the largest", "eta(R), "
+                        "the consistent"))  # fmt: skip
 
 
 @claim(
     f"{PAPER}/lem-6:cond:thm-2",
     source="Theorem 2 Case i; Lemma 6 (used by Proposition 4, under Proposition 6)",
     statement=f"{_THM2_CASE_I}: the threshold and the inherited step condition read with eta^ = 1 (both with B^2 at "
-    f"eta^ = 1, strictest) imply Lemma 6's condition gamma~(R) <= gamma_g/(27 B^2 (L_h + R^-b L_f)), B^2 = "
-    f"B^2(eta(R)) (most lenient); gamma_g ~ 10^U[0, 1] (1 for the instances).",
+    f"eta^ = 1, strictest) imply Lemma 6's condition gamma~(R) <= gamma_g/(27 B^2 (L_h + R^-b L_f)), B^2 = B^2(eta(R)) "
+    f"(most lenient); gamma_g ~ 10^U[0, 1] (1 for the instances). A witness search over the instances the hypotheses "
+    f"allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -388,7 +546,20 @@ def lem6_cond_thm2(ctx: Context) -> Evidence:
     premise = s["log_gamma"] <= pf.log_gamma_tilde_max_lem5(c["L_h"], c["L_f"], 1.0, s["B2_hat"])
     log_adm = pf.log_gamma_tilde_max_lem6(c["L_h"], c["L_f"], s["eta"], s["B2"], c["gamma_g"])
     inst = _instance_rows(s, {"gamma~(R)": s["log_gamma"], "Lemma 6 admissible gamma~": log_adm})
-    return _implication(s, premise, s["log_gamma"], log_adm, (*_K2, "gamma_g"), {}, inst)
+    ev = _implication(s, premise, s["log_gamma"], log_adm, (*_K2, "gamma_g"), {}, inst)
+
+    def at(L_h, L_f, a, b_over_a, decades, gamma_g):
+        b, B2_hat = a * b_over_a, float(pf.B2(1.0, L_h, L_f))
+        log_min = max(float(pf.log_thm2_horizon(L_h, L_f, a, b, B2_hat)),
+                      -float(pf.log_gamma_tilde_max_lem5(L_h, L_f, 1.0, B2_hat)) / a)  # fmt: skip
+        log_R = _log_R(log_min, decades)
+        eta = math.exp(-b * log_R)
+        log_ratio = -a * log_R - float(pf.log_gamma_tilde_max_lem6(L_h, L_f, eta, pf.B2(eta, L_h, L_f), gamma_g))
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"b": b, "log10 R": log_R / LN10}
+
+    domain = Domain(_CVX_AXES | {"gamma_g": Axis(1.0, 100.0)}, note=_CVX_NOTE + "R starts where both the threshold and "
+                    "the inherited step condition (eta^ = 1, B^2 at eta^) hold; gamma_g from 1 to 100.")  # fmt: skip
+    return _with_search(ev, at, domain, ctx, _HYP_CVX + "; the inherited step condition read with eta^ = 1 holds")
 
 
 @claim(
@@ -399,7 +570,8 @@ def lem6_cond_thm2(ctx: Context) -> Evidence:
     "gamma_g >= 1, implies Lemma 6's gamma_l <= 1/(27 K B^2 (L_h + eta L_f)) (which their proofs use through "
     "Propositions 1/4), checked at the largest admissible gamma_l: ratio 27 B^2/(16 gamma_g (L_h + eta L_f)(1 + B^2)) "
     "<= 1; draws L_h, L_f ~ 10^U[-3, 2], eta ~ 10^U[-3, 1], gamma_g ~ 10^U[0, 1] (2000 quick, 20000 full), plus the "
-    "least-squares instances (eta in {0.5, 0.1}, gamma_g = 1, f = ||x||^2/2 and Huber L_f = 20).",
+    "least-squares instances (eta in {0.5, 0.1}, gamma_g = 1, f = ||x||^2/2 and Huber L_f = 20). A witness search over "
+    "the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -435,13 +607,34 @@ def lem6_cond(ctx: Context) -> Evidence:
         )
     log_ratio = pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, B2) - pf.log_gamma_tilde_max_lem6(L_h, L_f, eta, B2, gamma_g)
     bad = log_ratio > math.log1p(ROUNDING)
-    return Evidence(
+    ev = Evidence(
         measured=np.exp(log_ratio), bound=1.0, relation="<=", rtol=ROUNDING,
         grid={"source": source, "L_h": L_h, "L_f": L_f, "eta": eta, "gamma_g": gamma_g},
         witness={"fraction violating": float(bad.mean()), "instances (V7)": instances,
                  "reading": "holds iff 16 gamma_g (L_h + eta L_f)(1 + B^2) >= 27 B^2; fails whenever L_h + eta L_f "
                  "< 27/(16 gamma_g) and B^2 is large relative to 1"},
     )  # fmt: skip
+
+    def at(L_h, L_f, eta, gamma_g):
+        B2 = pf.B2(eta, L_h, L_f)
+        log_ratio = pf.log_gamma_tilde_max_lem5(L_h, L_f, eta, B2) - pf.log_gamma_tilde_max_lem6(
+            L_h, L_f, eta, B2, gamma_g
+        )
+        return math.exp(min(float(log_ratio), 700.0)), 1.0
+
+    domain = Domain(
+        {"L_h": Axis(1e-4, 1e4), "L_f": Axis(1e-4, 1e4), "eta": Axis(1e-4, 1e4), "gamma_g": Axis(1.0, 100.0)},
+        note="Propositions 3/6/7 allow any L_h, L_f, eta > 0 and gamma_g >= 1: searched from 1e-4 to 1e4 (gamma_g to "
+        "100); the ratio is read at the largest admissible gamma_l.",
+    )
+    return _with_search(ev, at, domain, ctx, "the step condition of Propositions 3/6/7 with gamma_g >= 1, at its "
+                        "largest gamma_l, at every grid and search point")  # fmt: skip
+
+
+def _log_prop7_threshold(L_h):
+    """``ln`` of Proposition 7's ``16 (L_h + eta^)^2 (1 + B_ncvx^2)``, ``eta^ = 11``, ``B_ncvx^2 = max{4 eta^, 4 L_h}``
+    (the largest reading)."""
+    return math.log(16.0) + 2 * np.log(L_h + 11) + np.log1p(np.maximum(44.0, 4 * L_h))
 
 
 def _prop7_state(ctx: Context, case: str) -> dict:
@@ -462,7 +655,7 @@ def _prop7_state(ctx: Context, case: str) -> dict:
     P["source"] = np.array([f"draw {i}" for i in range(n)] + [f"Theorem 3 schedule, L_h = {v:.4g}" for v in lhs],
                            dtype=object)  # fmt: skip
     c = _col(P)
-    log_x = math.log(16.0) + 2 * np.log(c["L_h"] + 11) + np.log1p(np.maximum(44.0, 4 * c["L_h"]))
+    log_x = _log_prop7_threshold(c["L_h"])
     log_R = _int_log(log_x + LN10 * steps, 2 if case == "i" else 1)
     if case == "i":
         eta = c["p"] * log_R * np.exp(-c["b"] * log_R)
@@ -477,11 +670,12 @@ def _prop7_state(ctx: Context, case: str) -> dict:
 @claim(
     f"{PAPER}/prop-7:cond",
     source="Proposition 7; Theorem 3 Case i and its proof",
-    statement="Proposition 7 Case i (mu_f = L_f = 1, gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b): every R_t >= 16(L_h "
-    "+ eta^)^2 (1 + B_ncvx^2), eta^ = 11, makes gamma~_t satisfy the stated gamma_(l_t) <= 1/(16(L_h + eta)^2 (1 + "
+    statement="Proposition 7 Case i (mu_f = L_f = 1, gamma~_t = R_t^-a, eta_t = p ln R_t/R_t^b): every R_t >= 16(L_h + "
+    "eta^)^2 (1 + B_ncvx^2), eta^ = 11, makes gamma~_t satisfy the stated gamma_(l_t) <= 1/(16(L_h + eta)^2 (1 + "
     "B_ncvx^2) K gamma_(g_t)) at eta = eta_t. Threshold with B_ncvx^2 at eta^ (largest), condition with B_ncvx^2 at "
     "eta_t (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], a ~ U[0.1, 1], b = a U[0.02, 0.98], plus Theorem 3's "
-    "(a, b, p) = (7/12, 5/12, 2) at L_h in {0.01, 0.1, 1, 10, 100} and the least-squares L_h.",
+    "(a, b, p) = (7/12, 5/12, 2) at L_h in {0.01, 0.1, 1, 10, 100} and the least-squares L_h. A witness search over "
+    "the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -490,7 +684,24 @@ def prop7_cond(ctx: Context) -> Evidence:
     B_ncvx^2 at eta^ = 11, against the step condition at eta_t."""
     s = _prop7_state(ctx, "i")
     log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
-    return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "a", "b"), {})
+    ev = _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "a", "b"), {})
+
+    def at(L_h, p, a, b_over_a, decades):
+        b = a * b_over_a
+        log_R = _log_R(_log_prop7_threshold(L_h), decades, 2)
+        eta = p * log_R * math.exp(-b * log_R)
+        log_ratio = -a * log_R - float(pf.log_gamma_tilde_max_lem5(L_h, 1.0, eta, max(4 * eta, 4 * L_h)))
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"b": b, "log10 R": log_R / LN10}
+
+    domain = Domain(
+        {"L_h": Axis(1e-4, 1e4), "p": Axis(1.0, 100.0), "a": Axis(1e-2, 1.0, log=False),
+         "b_over_a": Axis(1e-2, 0.99, log=False), "decades": Axis(0.0, 6.0, log=False)},
+        note="Proposition 7 Case i allows any L_h > 0, p >= 1, 0 < b < a <= 1 (b = a b_over_a) and every R_t >= its "
+        "threshold (R_t = threshold 10^decades); searched: L_h from 1e-4 to 1e4, p to 100, a and b/a from 1e-2. The "
+        "threshold has B_ncvx^2 at eta^ = 11 (largest), the conclusion B_ncvx^2 at eta_t.",
+    )  # fmt: skip
+    return _with_search(ev, at, domain, ctx, "Proposition 7 Case i: mu_f = L_f = 1, p >= 1, 0 < b < a <= 1 and R_t >= "
+                        "16(L_h + 11)^2 (1 + B_ncvx^2) at every grid and search point")  # fmt: skip
 
 
 @claim(
@@ -500,7 +711,7 @@ def prop7_cond(ctx: Context) -> Evidence:
     "11)^2 (1 + B_ncvx^2) makes gamma~_t satisfy gamma~_t <= 1/(16(L_h + eta)^2 (1 + B_ncvx^2)). Threshold with "
     "B_ncvx^2 at eta^ (largest), condition at eta (most lenient); draws L_h ~ 10^U[-3, 2], p ~ U[1, 5], eta ~ "
     "10^U[-3, log10 11], plus Theorem 3's p = 2 with eta = 5.5 at L_h in {0.01, 0.1, 1, 10, 100} and the "
-    "least-squares L_h.",
+    "least-squares L_h. A witness search over the instances the hypotheses allow adds its evaluations.",
     scope="printed",
     expect="fails",
 )
@@ -509,4 +720,19 @@ def prop7_cond_ii(ctx: Context) -> Evidence:
     B_ncvx^2 at eta^ = 11, against the step condition at the constant eta."""
     s = _prop7_state(ctx, "ii")
     log_adm = pf.log_gamma_tilde_max_lem5(s["c"]["L_h"], 1.0, s["eta"], s["B2"])
-    return _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "eta"), {})
+    ev = _implication(s, True, s["log_gamma"], log_adm, ("L_h", "p", "eta"), {})
+
+    def at(L_h, p, eta, decades):
+        log_R = _log_R(_log_prop7_threshold(L_h), decades)
+        log_ratio = (
+            math.log(p * log_R) - log_R - float(pf.log_gamma_tilde_max_lem5(L_h, 1.0, eta, max(4 * eta, 4 * L_h)))
+        )
+        return math.exp(min(log_ratio, 700.0)), 1.0, {"log10 R": log_R / LN10}
+
+    domain = Domain(
+        {"L_h": Axis(1e-4, 1e4), "p": Axis(1.0, 100.0), "eta": Axis(1e-4, 11.0), "decades": Axis(0.0, 6.0, log=False)},
+        note="Proposition 7 Case ii allows any L_h > 0, p >= 1, a constant eta <= eta^ = 11 and every R_t >= its "
+        "threshold (R_t = threshold 10^decades); searched: L_h from 1e-4 to 1e4, p to 100, eta from 1e-4.",
+    )
+    return _with_search(ev, at, domain, ctx, "Proposition 7 Case ii: mu_f = L_f = 1, p >= 1, eta <= 11 and R_t >= "
+                        "16(L_h + 11)^2 (1 + B_ncvx^2) at every grid and search point")  # fmt: skip

@@ -17,9 +17,10 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
-from fedtheory.harness.claims import Context, Evidence, claim
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING
 
 from . import printed as pf
@@ -47,11 +48,12 @@ def _sup_continuous(fun, hi: float) -> tuple[float, float]:
 )
 def eta_hat_thm1(ctx: Context) -> Evidence:
     """sympy solves d eta/dR = 0 and simplifies the maximum against p/(e b mu_f^b); bounded Brent on ln R gives the
-    supremum on the (b, p, mu_f) grid against the closed form. The integer maxima are in the witness."""
+    supremum on the (b, p, mu_f) grid against the closed form. The integer maxima are in the witness. Negative
+    control: the same suprema against p/(b mu_f^b)."""
     eta = p_ * sp.log(R_) / (mu_**b_ * R_**b_)
     (r_star,) = sp.solve(sp.diff(eta, R_), R_)
     residual = sym_residual(eta.subs(R_, r_star) - p_ / (sp.E * b_ * mu_**b_), {p_: 2, b_: sp.Rational(1, 3), mu_: 2})
-    points = Points()
+    points, control = Points(), Points()
     points.add(residual, 0.0, b="symbolic", p="symbolic", mu_f="symbolic")
     integer_max = {}
     for b in (1 / 3, 1 / 4, 1 / 2, 2 / 3, 9 / 10):
@@ -59,6 +61,7 @@ def eta_hat_thm1(ctx: Context) -> Evidence:
             for mu in (0.1, 1.0, 10.0):
                 value, _ = _sup_continuous(lambda u, p=p, b=b, mu=mu: p * u * math.exp(-b * u) / mu**b, 60 / b)
                 points.add(value, pf.eta_hat_sc(p, b, mu), b=b, p=p, mu_f=mu)
+                control.add(value, p / (b * mu**b), b=b, p=p, mu_f=mu)
         R = np.arange(1, 10**5 + 1, dtype=float)
         ratio = math.e * b * np.log(R) / R**b
         integer_max[f"b={b:.4g}"] = (
@@ -69,7 +72,13 @@ def eta_hat_thm1(ctx: Context) -> Evidence:
     return points.evidence(
         "==",
         rtol=ROUNDING,
-        witness={"sympy argmax": str(r_star), "integer R (eta(R)/eta^ does not depend on p, mu_f)": integer_max},
+        witness={
+            "sympy argmax": str(r_star),
+            "integer R (eta(R)/eta^ does not depend on p, mu_f)": integer_max,
+            "negative control": negative_control(
+                control.evidence("==", rtol=ROUNDING), "p/(e b mu_f^b) replaced by p/(b mu_f^b) (the e dropped)"
+            ),
+        },
     )
 
 
@@ -84,18 +93,25 @@ def eta_hat_thm1(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eta_hat_thm1_bound(ctx: Context) -> Evidence:
-    """Float64 scan of eta(R)/eta^ = e b ln R/R^b over the integers R <= 1e5 (1e6 full) for each b, against 1."""
+    """Float64 scan of eta(R)/eta^ = e b ln R/R^b over the integers R <= 1e5 (1e6 full) for each b, against 1; then
+    the witness search over (b, R)."""
     R = np.arange(1, (10**5 if ctx.quick else 10**6) + 1, dtype=float)
     bs = (0.05, 0.1, 0.2, 1 / 4, 1 / 3, 0.4, 1 / 2, 2 / 3, 3 / 4, 0.9, 0.99)
     points, rising = Points(), {}
     for b in bs:
         ratio = math.e * b * np.log(R) / R**b
         k = int(np.argmax(ratio))
-        points.add(float(ratio[k]), b=b, **{"argmax R": int(R[k])})
+        points.add(float(ratio[k]), 1.0, b=b, **{"argmax R": int(R[k])})
         falls = np.flatnonzero(np.diff(ratio) <= 0)
         top = f"{int(R[falls[0]])}" if falls.size else f"{int(R[-1])} (the whole scan; e^(1/b) = {math.exp(1 / b):.3g})"
         rising[f"b={b:.4g}"] = f"eta(R) increases for R = 1..{top}"
-    return points.evidence("<=", bound=1.0, rtol=ROUNDING, witness={"non-monotone eta(R)": rising})
+    domain = Domain(
+        {"b": Axis(1e-3, 1.0 - 1e-9, log=False), "R": Axis(1, 10**15, integer=True)},
+        note="Theorem 1 allows any 0 < b < 1 and every integer horizon R >= 1 (p and mu_f cancel in eta(R)/eta^): b "
+        "from 1e-3, R to 1e15 (R beyond 2^53 is not an exact float).",
+    )
+    points.search(lambda b, R: (math.e * b * math.log(R) / R**b, 1.0), domain, "<=", ctx, scale=8)
+    return points.evidence("<=", rtol=ROUNDING, witness={"non-monotone eta(R)": rising})
 
 
 def _eta_ipir(u):
@@ -115,8 +131,12 @@ def _ipir_max(fam: Family) -> tuple[float, float, float, int]:
 
 
 def _eta_hat_ipir_evidence(ctx: Context, printed: float, relation: str, extra: dict) -> Evidence:
-    """max_t eta_t (real and integer t) against a printed eta^ under ``relation``; sympy argmax in the witness."""
+    """max_t eta_t (real and integer t) against a printed eta^ under ``relation``; sympy argmax in the witness. An
+    upper bound (``<=``) carries a negative control: the same maxima against 1.7, below the true maximum 24/(5e)."""
     sup, arg, imax, iarg = _ipir_max(ctx)
+    if relation == "<=":
+        control = Evidence(measured=[sup, imax], bound=1.7, relation="<=", rtol=ROUNDING)
+        extra = extra | {"negative control": negative_control(control, f"the bound {printed:.4g} replaced by 1.7")}
     tt = sp.Symbol("t", positive=True)
     eta = 2 * sp.log(tt) / tt ** sp.Rational(5, 12)
     (t_star,) = sp.solve(sp.diff(eta, tt), tt)
@@ -157,7 +177,7 @@ def eta_hat_thm3(ctx: Context) -> Evidence:
     statement="What the proofs use of eta^ = 11: eta_t = 2 ln(t)/t^(5/12) <= 11 for every t >= 1 (so the brackets "
     "evaluated at eta^ bound those at eta_t, and R_t >= 16(L_h + eta^)^2(1 + B_ncvx^2) bounds the eta_t version): "
     "maximum over real t >= 1 and over integers t <= 1e5 (1e6 in the full profile).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def eta_hat_thm3_upper(ctx: Context) -> Evidence:
@@ -186,7 +206,7 @@ def eta_hat2_thm3(ctx: Context) -> Evidence:
     source="Proof of Theorem 3 (i-2)",
     statement="eta_t = 2 ln(t)/t^(5/12) <= 6/e for every t >= 1 (the use the proof makes of the printed value): "
     "maximum over real t >= 1 and over integers t <= 1e5 (1e6 in the full profile).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def eta_hat2_thm3_upper(ctx: Context) -> Evidence:
