@@ -53,7 +53,7 @@ from fedtheory.harness.points import Points
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum
-from fedtheory.regularizers import L1, L2Ball, Masked, NuclearNorm
+from fedtheory.regularizers import L1, Box, L2Ball, Masked, NuclearNorm
 
 REGISTERS_CLAIMS = False  # shared instances, runs and bounds; the claims are in the sibling modules
 
@@ -440,3 +440,103 @@ def common_witness(ctx: Context, reading: str | None) -> dict:
     if reading is not None:
         out["zeta"] = READING_TEXT[reading]
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Witness search: exact FedDualAvg on two-coordinate diagonal quadratics (closed-form prox, sigma = 0)
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Diagonal:
+    """``F_m(x) = sum_i a_i x_i^2/2 - c_mi x_i`` (shared diagonal Hessian ``diag(a)``, ``L = max a``) with ``psi``
+    either ``lam ||x||_1`` (``rho = None``) or the indicator of the box ``[-rho, rho]^d`` (``lam = 0``); ``h =
+    ||x||_2^2/2``, start ``x0`` in ``dom psi``. Everything decouples per coordinate: ``x*``, ``Phi*``, ``Z_het`` and
+    the bounded-gradient constant ``G`` over the box are in closed form."""
+
+    a: np.ndarray
+    c: np.ndarray  # (M, d)
+    lam: float
+    rho: float | None
+    x0: np.ndarray
+
+    def prox(self, y: np.ndarray, t: float) -> np.ndarray:
+        """``grad (h + t psi)^*(y)``: soft-thresholding at ``t lam``, or the projection on the box."""
+        if self.rho is not None:
+            return np.minimum(np.maximum(y, -self.rho), self.rho)
+        return y - np.minimum(np.maximum(y, -t * self.lam), t * self.lam)
+
+    @property
+    def L(self) -> float:
+        return float(self.a.max())
+
+    @property
+    def x_star(self) -> np.ndarray:
+        cbar = self.c.mean(axis=0)
+        return self.prox(cbar, 1.0) / self.a if self.rho is None else np.clip(cbar / self.a, -self.rho, self.rho)
+
+    @property
+    def B2(self) -> float:
+        return 0.5 * float(np.sum((self.x_star - self.x0) ** 2))
+
+    @property
+    def Z_het(self) -> float:
+        """``max_m ||grad F_m - grad F||_*`` in the norm of Assumption 4.2(c): ``sqrt(L u' A^-1 u)``."""
+        u = self.c - self.c.mean(axis=0)
+        return float(np.sqrt(self.L * np.max(np.sum(u**2 / self.a, axis=1))))
+
+    @property
+    def G(self) -> float:
+        """``max_m sup_{x in box} ||grad F_m(x)||_2 = max_m ||a rho + |c_m| ||_2`` (Assumption C.1, sigma = 0)."""
+        return float(np.sqrt(np.max(np.sum((self.a * self.rho + np.abs(self.c)) ** 2, axis=1))))
+
+    def gap(self, x: np.ndarray) -> float:
+        """``Phi(x) - Phi*`` as ``e'Ae/2 + grad F(x*)'e + psi(x) - psi(x*)`` (no cancellation against ``F*``)."""
+        xs, e = self.x_star, x - self.x_star
+        psi = 0.0 if self.rho is not None else self.lam * float(np.sum(np.abs(x)) - np.sum(np.abs(xs)))
+        return float(0.5 * np.sum(self.a * e**2) + (self.a * xs - self.c.mean(axis=0)) @ e + psi)
+
+    def feddualavg(self, eta_c: float, K: int, R: int) -> tuple[np.ndarray, float]:
+        """Exact FedDualAvg (``eta_s = 1``, full participation) for ``R`` rounds: the output (4.9), ``(1/(KR))
+        sum_{r<R} sum_{k=1}^K grad (h + eta_c (rK + k) psi)^*(ybar^(r,k))``, and the overhead of (4.37),
+        ``(L/(KR)) sum_r sum_{k<K} (1/M) sum_m ||ybar^(r,k) - y_m^(r,k)||_*^2``."""
+        y = np.tile(self.x0, (len(self.c), 1))  # grad h(x0) = x0
+        total, overhead, inv_a = np.zeros_like(self.x0), 0.0, 1.0 / self.a
+        for r in range(R):
+            for k in range(K):
+                t = eta_c * (r * K + k)
+                if k:
+                    overhead += float(np.sum((y - y.mean(axis=0)) ** 2 @ inv_a))
+                y -= eta_c * (self.a * self.prox(y, t) - self.c)
+                total += self.prox(y.mean(axis=0), t + eta_c)
+            y[:] = y.mean(axis=0)
+        overhead *= self.L / len(self.c)
+        return total / (K * R), self.L * overhead / (K * R)
+
+
+def diagonal(kappa, lam_or_rho, cbar, phi_c, het, phi_u, M, start, phi_0, box: bool = False) -> Diagonal:
+    """The instance with ``a = (1, 1/kappa)``, ``cbar = cbar (cos phi_c, sin phi_c)``, client offsets ``u_m = het
+    (cos(phi_u + 2 pi m/M), sin(...))`` (centred for ``M >= 2``), and ``x0 = start (cos phi_0, sin phi_0)``, or in
+    the box ``[-rho, rho]^2`` the point at the fraction ``start`` of the way from the centre to the boundary in that
+    direction."""
+    a = np.array([1.0, 1.0 / kappa])
+    angles = phi_u + 2 * np.pi * np.arange(M) / M
+    u = het * np.stack([np.cos(angles), np.sin(angles)], axis=1) if M > 1 else np.zeros((1, 2))
+    c = cbar * np.array([np.cos(phi_c), np.sin(phi_c)]) + u
+    direction = np.array([np.cos(phi_0), np.sin(phi_0)])
+    if box:  # start in (0, 1]: the fraction of the way from the centre to the boundary of the box
+        return Diagonal(a, c, 0.0, lam_or_rho, start * lam_or_rho * direction / np.max(np.abs(direction)))
+    return Diagonal(a, c, lam_or_rho, None, start * direction)
+
+
+def diagonal_engine_check() -> float:
+    """``max |x^ - x^_fco|`` between :meth:`Diagonal.feddualavg` and ``fco.run`` (ergodic output (4.9)) on one
+    l1 instance and one box instance (M = 3, K = 4, R = 6): the search's engine against the library's."""
+    worst = 0.0
+    for box, psi in ((False, L1(0.3)), (True, Box(-0.5, 0.5))):
+        inst = diagonal(10.0, 0.5 if box else 0.3, 1.0, 0.4, 0.7, 0.2, 3, 0.8, 2.0, box=box)
+        problem = FederatedQuadratic(np.diag(inst.a), inst.c, 0.0)
+        params = fco.CompositeParams("FedDualAvg", 0.2, 4, 3)
+        traj = fco.run(
+            ExactGradient(problem), fco.Euclidean(psi), inst.x0, params, 6, np.random.default_rng(0), ergodic=True
+        )
+        worst = max(worst, float(np.max(np.abs(traj.x_hat[-1, 0] - inst.feddualavg(0.2, 4, 6)[0]))))
+    return worst

@@ -112,7 +112,7 @@ def claim416_step_expand(ctx: Context) -> Evidence:
     source="proof of Claim 4.16, (4.30), with -2<a, eta_c A^{-1} delta>",
     statement="Corrected (4.30): ||a - eta_c delta||^2_{A^{-1}} = ||a||^2_{A^{-1}} + eta_c^2 ||delta||^2_{A^{-1}} - "
     "2<a, eta_c A^{-1} delta> on the draws of claim-4.16:step-expand; measured: max relative deviation.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def claim416_step_expand_corrected(ctx: Context) -> Evidence:

@@ -77,7 +77,7 @@ def limit_feddualavg(ctx: Context) -> Evidence:
     "on the grid of limit:feddualavg (measured ||x_lim - x_closed||, bound distance_bound + 1e-9 max(1, ||x*||)); "
     "on Q-het, K = 5 it tends to x* at first order, (x_lim - x*)/eta_c -> x' = ((K-1)/2) Hbar_SS^-1 mean_m H_m,SS "
     "(grad_S F_m(x*) + lam s) (deviation at eta_c = eta/4^6 at most 1% of ||x'||).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def limit_feddualavg_corrected(ctx: Context) -> Evidence:

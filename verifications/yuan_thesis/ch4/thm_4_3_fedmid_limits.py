@@ -73,7 +73,7 @@ def limit_fedmid(ctx: Context) -> Evidence:
     "in {1, 4} (full {1, 4, 16}), and to argmin_C F for the ball (K in {1, 5}): Q-hom with M = 1 (full also M = 2), "
     "eta_s eta_c = 1/(4KL); measured ||x_lim - x*||, bound distance_bound + 1e-9 max(1, ||x*||). For K = 5 and "
     "psi = lam||.||_1 the limit only tends to argmin F + 2 lam||.||_1 as eta_c -> 0 at fixed eta_s eta_c (witness).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def limit_fedmid_corrected(ctx: Context) -> Evidence:
@@ -143,7 +143,7 @@ def limit_fedmid_osp(ctx: Context) -> Evidence:
     "limit:fedmid-osp (measured ||x_lim - x_closed||, bound the closed form's KKT residual times L_q/mu_q + 1e-9 "
     "max(1, ||x||)); it tends to x* at first order, (x_lim - x*)/eta_c -> x' = ((K-1)/2) Hbar_SS^-1 [mean_m H_m "
     "grad F_m(x*)]_S (deviation at eta_c = eta/4^6 at most 1% of ||x'||; Q-hom and Q-het, K = 5).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def limit_fedmid_osp_corrected(ctx: Context) -> Evidence:

@@ -254,7 +254,7 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
     "<= 4 L^(1/3)B^(4/3)G^(2/3)/R^(2/3), and the totals 4, 1 + 1 = 2, 1 + 4 = 5 are the printed tuned constants; "
     "the whole (C.3) right-hand side at prescribed_thm_c11 eta_c is <= the tuned bound (200 random "
     "constants, quick).",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def thm_c11_proof_terms_corrected(ctx: Context) -> Evidence:

@@ -14,6 +14,7 @@ Printed objects: Theorem 4.4, Remark 4.5, Assumption C.1, Theorem C.11 and its p
 from __future__ import annotations
 
 from itertools import product
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -22,8 +23,10 @@ from fedtheory.fit import loglog_slope
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 
 from .printed import prescribed_thm_c11
+from .quadratic_heterogeneity import diagonal, diagonal_engine_check
 from .rates_instances import NOISE, PAPER, Instance, instance, instances, mc_evidence
 
 C11_KINDS = ("logistic-l1", "quadratic-ball")
@@ -119,13 +122,78 @@ _C11_GRID = (
 )
 
 
+_BOX_AXES = {
+    "kappa": Axis(1.0, 1e4),
+    "rho": Axis(1e-3, 1e3),
+    "cbar": Axis(1e-3, 1e3),
+    "phi_c": Axis(0.0, 2 * np.pi, log=False),
+    "het": Axis(1e-3, 1e3),
+    "phi_u": Axis(0.0, 2 * np.pi, log=False),
+    "M": Axis(1, 16, integer=True),
+    "start": Axis(1e-3, 1.0),
+    "phi_0": Axis(0.0, 2 * np.pi, log=False),
+    "K": Axis(1, 16, integer=True),
+    "R": Axis(1, 64, integer=True),
+}
+_BOX_NOTE = (
+    "Assumptions 4.1 and C.1 with sigma = 0: F_m(x) = sum_i a_i x_i^2/2 - c_mi x_i, a = (1, 1/kappa) (L = 1 by "
+    "scaling), psi the indicator of the box [-rho, rho]^2 (closed convex, closed-form prox; a bounded dom psi is what "
+    "makes G finite for quadratics), Euclidean h and norm, G = max_m sup_box ||grad F_m||_2 in closed form, client "
+    "linear terms of any mean, spread and direction, M clients, any start in the box (a fraction of the way to its "
+    "boundary); exact runs "
+    "(Diagonal.feddualavg, checked against fco.run). Left out: sigma > 0 (Monte Carlo, too expensive per "
+    "evaluation), d > 2 (the problem decouples per coordinate), K > 16 and R > 64 (an evaluation costs K R local "
+    "steps; the grid holds larger R)"
+)
+_C11_HYPOTHESES = (
+    "search entries: F_m convex quadratics, L-smooth with L = 1 in the Euclidean norm, h = ||x||^2/2 1-strongly "
+    "convex, psi the indicator of a box (closed convex), sigma = 0, sup_{x in dom psi} ||grad f(x)||_2 <= G with G "
+    "the exact supremum, eta_s = 1, eta_c in (0, 1/(4L)] (fixed) or the prescribed eta_c (tuned), x(0,0) in dom psi"
+)
+
+
+def _c11_at(mode: str):
+    """``evaluate`` of ``mode``'s bound at sigma = 0 on a box-constrained diagonal quadratic (``_BOX_NOTE``)."""
+
+    def at(K, R, eta_L=None, **params):
+        inst = diagonal(params.pop("kappa"), params.pop("rho"), **params, box=True)
+        M = inst.c.shape[0]
+        if inst.B2 == 0:  # the start is x*: the gap is 0 and so is every bound (the prescribed eta_c is 0)
+            return 0.0, 0.0, {"eta_c L": None, "G": inst.G}
+        consts = SimpleNamespace(B2=inst.B2, B=np.sqrt(inst.B2), L=inst.L, G=inst.G, sigma=0.0, M=M)
+        if eta_L is None:
+            eta_c = prescribed_thm_c11(inst.L, consts.B, 0.0, inst.G, M, K, R).eta_c
+        else:
+            eta_c = eta_L / inst.L
+        x_hat, _ = inst.feddualavg(eta_c, K, R)
+        return inst.gap(x_hat), _c11_bound(mode, consts, K, R, eta_c), {"eta_c L": eta_c * inst.L, "G": inst.G}
+
+    return at
+
+
+def _c11_domain(mode: str) -> Domain:
+    if mode in ("tuned", "4.11"):
+        return Domain(_BOX_AXES, note=_BOX_NOTE + "; eta_c the prescribed one (prescribed_thm_c11)")
+    return Domain({**_BOX_AXES, "eta_L": Axis(1e-4, 0.25)}, note=_BOX_NOTE + "; eta_c L over (0, 1/4]")
+
+
+_C11_SEARCH = (
+    "; then a witness search, exact at sigma = 0, over box-constrained two-coordinate diagonal quadratics: kappa, "
+    "the box, the mean and spread of the client linear terms, M, K, R, the start{eta}"
+)
+
+
 def _c11_evidence(ctx: Context, kinds, mode: str, reading: str) -> Evidence:
     entries, exponents = _c11_entries(ctx, kinds, mode)
+    if mode != "4.11":  # (4.11) holds "for some eta_c": a search never refutes a "there exists"
+        entries.search(_c11_at(mode), _c11_domain(mode), "<=", ctx)
     witness = {
         "measured": "E Phi(xhat) - Phi(x*), xhat the output (4.9)",
         "reading": reading,
         "fitted exponent in R at sigma = 0 (measured / bound)": exponents,
         "instances": instances(ctx, kinds),
+        "hypotheses": _C11_HYPOTHESES,
+        "search engine: max |x^ - x^ of fco.run| on two instances": diagonal_engine_check(),
     }
     return mc_evidence(entries, witness)
 
@@ -134,7 +202,9 @@ def _c11_evidence(ctx: Context, kinds, mode: str, reading: str) -> Evidence:
     f"{PAPER}/eq-c.3",
     source="Theorem C.11, (C.3)",
     statement="For any eta_c <= 1/(4L): E Phi(xhat) - Phi(x*) <= B^2/(eta_c K R) + eta_c sigma^2/M + 4 eta_c^2 L "
-    f"(K - 1)^2 G^2; eta_c L in {{1/4, 1/16}} (1/64 too in full); {_C11_GRID}.",
+    f"(K - 1)^2 G^2; eta_c L in {{1/4, 1/16}} (1/64 too in full); {_C11_GRID}"
+    + _C11_SEARCH.format(eta=", eta_c L in (0, 1/4]")
+    + ".",
     scope="printed",
     expect="holds",
 )
@@ -150,7 +220,7 @@ def eq_c3(ctx: Context) -> Evidence:
     source="Theorem C.11, its tuned bound",
     statement="With eta_c = min{1/(4L), M^(1/2) B/(sigma K^(1/2) R^(1/2)), B^(2/3)/(L^(1/3) K R^(1/3) G^(2/3))} "
     "(prescribed_thm_c11, one run per R): E Phi(xhat) - Phi(x*) <= 4LB^2/(KR) + 2 sigma B/(M K R)^(1/2) + 5 "
-    f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}.",
+    f"L^(1/3) B^(4/3) G^(2/3)/R^(2/3); {_C11_GRID}" + _C11_SEARCH.format(eta=" (eta_c prescribed)") + ".",
     scope="printed",
     expect="holds",
 )
@@ -166,7 +236,7 @@ def thm_c11_tuned(ctx: Context) -> Evidence:
     statement="E Phi(xhat) - Phi(x*) <~ B^2/(eta_c K R) + eta_c sigma^2/M + eta_c^2 L K^2 G^2 for every eta_c <= "
     "1/(4L), '<~' read with the absolute constant 4 that (C.3) gives ((K - 1)^2 <= K^2); eta_c L in {1/4, 1/16}; "
     f"{_C11_GRID}; fitted exponents in R in the witness (at fixed eta_c the bound does not vanish, so they are "
-    "descriptive only).",
+    "descriptive only)" + _C11_SEARCH.format(eta=", eta_c L in (0, 1/4]") + ".",
     scope="printed",
     expect="holds",
 )

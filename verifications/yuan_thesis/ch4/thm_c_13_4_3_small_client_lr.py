@@ -235,7 +235,7 @@ def thm_c13_bound(ctx: Context) -> Evidence:
     statement="For any eta in (0, 1/(4KL)], x(0,0) in dom psi and R there is eta_c^max (depending on R too) such that "
     "FedDualAvg with eta_c <= eta_c^max, eta_s = eta/eta_c yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= "
     f"B^2/(eta K R) + 3 eta sigma^2/M; eta = 1/(4KL) (also 1/(8KL) in full); {_C13_GRID}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def thm_c13_bound_per_r(ctx: Context) -> Evidence:
@@ -266,7 +266,7 @@ def thm_c13_tuned(ctx: Context) -> Evidence:
     statement="With eta = min{1/(4KL), B M^(1/2)/(K^(1/2) R^(1/2) sigma)} and eta_c small enough for the given R, "
     "FedDualAvg yields E Phi((1/R) sum_{r=1}^R x^(r,0)) - Phi(x*) <= 4LB^2/R + 4 sigma B/(M K R)^(1/2); "
     f"{_C13_GRID}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def thm_c13_tuned_per_r(ctx: Context) -> Evidence:
@@ -281,7 +281,7 @@ def thm_c13_tuned_per_r(ctx: Context) -> Evidence:
     statement="(1/R) sum_{r=1}^R E[Phi(x^(r,0)) - Phi(x*)] <= D~_{h_{0,0}}(x*, ybar^(0,0))/(eta K R) + 3 eta "
     "sigma^2/M = B^2/(eta K R) + 3 eta sigma^2/M for FedDualAvg at small eta_c (eta_c^max per R, as in "
     f"yuan-thesis/thm-c.13:bound-per-R); eta = 1/(4KL) (also 1/(8KL) in full); {_C13_GRID}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def thm_c13_proof_telescope(ctx: Context) -> Evidence:
