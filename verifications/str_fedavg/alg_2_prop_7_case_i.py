@@ -127,8 +127,10 @@ def _eta_variants(run: Run) -> dict[str, np.ndarray]:
     "alpha = alpha_2 exact, sigma = 0, S = N) at every outer iteration with R_t >= 2, along the deterministic IPIR "
     "runs of the module docstring (t0 in {0, 2}; T = 60 quick, 150 full) at the actual y^t, x^{t*} = Pi[y^t] exact, "
     "D_0 = ||xbar^0 - x^{t*}||^2; the eta inside W'_t is the inner eta_t as printed, and also eta-hat = 11 "
-    "and eta-hat = sup_t eta_t (grid). Outside the hypothesis on R_t (see witness).",
-    scope="printed",
+    "and eta-hat = sup_t eta_t (grid). The runs meet neither the printed horizon R_t >= 16 (L_h + eta-hat)^2 (1 + "
+    "B_ncvx^2) (8.6e4 here) nor the printed step condition (witness): outside the hypotheses, informative only (the "
+    "horizon is beyond any feasible run, so no instance inside them can be run).",
+    scope="outside-hypotheses",
     expect="holds",
 )
 def prop7_i(ctx: Context) -> Evidence:

@@ -14,31 +14,39 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
+from fedtheory.harness.search import Axis, Domain
+from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.problems.batched_quadratics import matvec, squared_norm
 
 from .quadratic_clients import (
+    CLIENT_AXES,
+    CLIENT_NOTE,
     PAPER,
     Q_SHAPES,
     Cells,
     batch,
+    client_rank,
+    flattest,
     instance,
+    judged,
     log_uniform,
+    param_clients,
+    param_point,
     q_clients,
 )
 
 # --------------------------------------------------------------------------------------------------
 # Lemma 1 and its proof (Appendix A)
 # --------------------------------------------------------------------------------------------------
-# The witness's "reading", kept word for word (reports compare witnesses).
 LEM1_READING = (
     "B_F in the printed inequality is read as B_Psi = 1 (B_F is defined nowhere; Lemma 1 defines B_Psi := 1); "
-    "inf_z Psi(z) is the unconstrained infimum, also for the 'f*' of the proof (line 736: 'adding and subtracting "
+    "inf_z Psi(z) is the unconstrained infimum, also for the 'f*' of the proof (Appendix A: 'adding and subtracting "
     "f*', an identity for any constant); L_Psi = max_i lambda_max(A_i), x_i^* the client minimiser c_i"
 )
 
 
 @family(f"{PAPER}/lem-1")
-def _lemma1(fam: Family) -> dict[str, Evidence]:
+def _lemma1(fam: Family) -> dict[str, Cells]:
     """Lemma 1, its corrected form and the four printed proof steps on family ``Q`` (module docstring).
 
     Points per instance: 8 random ``x = argmin Psi + 10^U(-2,2) N(0, I)``, ``argmin Psi`` and the ``N`` client
@@ -96,13 +104,57 @@ def _lemma1(fam: Family) -> dict[str, Evidence]:
             rhs1 = L[..., None, None] * np.einsum("...i,...i->...", d, Ad)
             scale1 = L[..., None, None] ** 2 * squared_norm(d) + 1e-300
             cells["step1"].add({"N": N, "y": pk}, lhs1, rhs1, scale1)
-    toy = _lemma1_toy()
-    return {
-        name: c.evidence(
-            reading=LEM1_READING, **({"toy instance (exact rationals)": toy} if name == "statement" else {})
-        )
-        for name, c in cells.items()
-    }
+    return cells
+
+
+def _lemma1_at(part: str, N, n, kappa, rank_frac, hetero, spread, client_scale, dist, angle) -> tuple[float, float]:
+    """``part`` of Lemma 1 at one instance of :func:`.quadratic_clients.param_clients` and one point ``x = argmin Psi
+    + dist (cos(angle) d + sin(angle) t)`` (``t`` the flattest direction of the average Hessian): both sides divided
+    by the rounding scale of :func:`_lemma1` (the worst client for the per-client steps 1 and 2, step 1 with ``y =
+    argmin Psi``)."""
+    psi = param_clients(LEM1_SEARCH, N, n, kappa, client_rank(n, rank_frac), hetero, spread, client_scale)
+    X = param_point(LEM1_SEARCH, psi.xbar, n, dist, angle, flattest(psi.Abar[0]))
+    L, D = psi.L[:, None], psi.D[:, None]
+    norms = squared_norm(psi.grads(X))  # (1, 1, N)
+    lhs, gap = norms.mean(axis=-1), psi.gap(X)
+    rhs_printed, rhs_step3 = 2 * L * D / N + 2 * L * gap, 2 * L * D + 2 * L * gap
+    scale_i = L[..., None] ** 2 * squared_norm(X[:, :, None] - psi.c[:, None]) + 1e-300
+    scale = scale_i.mean(axis=-1) + lhs + rhs_step3
+    if part in ("statement", "corrected", "step3", "step4"):
+        a, b = {"statement": (lhs, rhs_printed), "step4": (rhs_step3, rhs_printed)}.get(part, (lhs, rhs_step3))
+        return float(a[0, 0] / scale[0, 0]), float(b[0, 0] / scale[0, 0])
+    if part == "step2":
+        a, b, sc = norms[0, 0], 2 * L[0, 0] * psi.client_gaps(X)[0, 0], scale_i[0, 0]
+    else:  # step 1 with y = argmin Psi: ||A_i d||^2 <= L d'A_i d, d = x - y
+        d = X[0, 0] - psi.xbar[0]
+        Ad = psi.A[0] @ d
+        a, b, sc = squared_norm(Ad), L[0, 0] * (Ad @ d), np.full(N, L[0, 0] ** 2 * (d @ d) + 1e-300)
+    k = int(np.argmax(a / (b + ROUNDING * np.abs(b) + SCALED_ROUNDING * sc)))
+    return float(a[k] / sc[k]), float(b[k] / sc[k])
+
+
+LEM1_SEARCH = f"{PAPER}/lem-1:search"
+LEM1_DOMAIN = Domain(
+    {**CLIENT_AXES, "dist": Axis(1e-8, 1e3), "angle": Axis(0.0, np.pi / 2, log=False)},
+    note="Lemma 1 allows any N >= 1 convex L-smooth clients with minimisers and any x: "
+    + CLIENT_NOTE
+    + "; x = argmin Psi + dist (cos(angle) d + sin(angle) t), d a fixed direction, t the flattest direction of the "
+    "average Hessian, dist from 1e-8 to 1e3. Left out: non-quadratic clients (the lemma's inequalities are "
+    "quadratic in the gradients), N > 16, n > 6.",
+)
+LEM1_HYPOTHESES = (
+    "every instance has N convex quadratic clients Psi_i = 1/2 (x - c_i)'A_i(x - c_i), A_i PSD (Assumption 1 with "
+    "mu_f = 0: convex, L_Psi-smooth with L_Psi = max_i lambda_max(A_i)), each with a minimiser x_i^* = c_i"
+)
+
+
+def _lemma1_claim(ctx: Context, part: str) -> Evidence:
+    """The cells of ``part`` (:func:`_lemma1`) and the witness search over :data:`LEM1_DOMAIN`."""
+    cells = _lemma1(ctx)[part]
+    points = cells.points()
+    points.search(lambda **p: _lemma1_at(part, **p), LEM1_DOMAIN, "<=", ctx, scale=2)
+    extra = {"toy instance (exact rationals)": _lemma1_toy()} if part == "statement" else {}
+    return judged(points, "<=", cells.witness(reading=LEM1_READING, **extra, hypotheses=LEM1_HYPOTHESES))
 
 
 def _sub(detail, sel: np.ndarray):
@@ -132,6 +184,7 @@ def _lemma1_toy() -> dict:
 LEM1_GRID = (
     "family Q (N in [2, 6], n in [1, 4], 300 instances per (N, n) quick, 3000 full; module docstring) at 8 random "
     "x = argmin Psi + 10^U(-2,2) N(0, I), at argmin Psi and at the N client minimisers x_i^*"
+    "; then a witness search over the lemma's hypotheses (parametrised quadratic clients and points)"
 )
 
 
@@ -150,7 +203,7 @@ def lem_1(ctx: Context) -> Evidence:
     """Family ``Q`` at random points, ``argmin Psi`` and the client minimisers; ``B_F`` read as ``B_Psi = 1``.
     Reference: closed forms of quadratics (exact minimisers, infima and ``L_Psi``), per cell at its worst entry, with
     an exact rational two-client witness."""
-    return _lemma1(ctx)["statement"]
+    return _lemma1_claim(ctx, "statement")
 
 
 @claim(
@@ -165,7 +218,7 @@ def lem_1(ctx: Context) -> Evidence:
 def lem_1_step1(ctx: Context) -> Evidence:
     """Family ``Q``, every ordered pair of the points of ``lem-1``; reference: the Bregman term of a quadratic in
     closed form, per cell at its worst entry."""
-    return _lemma1(ctx)["step1"]
+    return _lemma1_claim(ctx, "step1")
 
 
 @claim(
@@ -179,7 +232,7 @@ def lem_1_step1(ctx: Context) -> Evidence:
 def lem_1_step2(ctx: Context) -> Evidence:
     """Family ``Q`` at the points of ``lem-1``, every client; reference: closed-form client gaps, per cell at its
     worst entry."""
-    return _lemma1(ctx)["step2"]
+    return _lemma1_claim(ctx, "step2")
 
 
 @claim(
@@ -193,7 +246,7 @@ def lem_1_step2(ctx: Context) -> Evidence:
 def lem_1_step3(ctx: Context) -> Evidence:
     """Family ``Q`` at the points of ``lem-1``; reference: closed-form gradients, infimum and client minima, per cell
     at its worst entry."""
-    return _lemma1(ctx)["step3"]
+    return _lemma1_claim(ctx, "step3")
 
 
 @claim(
@@ -210,7 +263,7 @@ def lem_1_step3(ctx: Context) -> Evidence:
 def lem_1_step4(ctx: Context) -> Evidence:
     """Family ``Q`` at the points of ``lem-1``: the right side of step 3 against the printed ``G_Psi^2 + 2 L_Psi
     (Psi(x) - inf Psi)``; both in closed form, per cell at its worst entry."""
-    return _lemma1(ctx)["step4"]
+    return _lemma1_claim(ctx, "step4")
 
 
 @claim(
@@ -219,10 +272,10 @@ def lem_1_step4(ctx: Context) -> Evidence:
     statement="Corrected: (1/N) sum_i ||grad Psi_i(x)||^2 <= G~_Psi^2 + 2 L_Psi (Psi(x) - inf Psi) with G~_Psi^2 := "
     f"2 L_Psi (inf Psi - (1/N) sum_i Psi_i(x_i^*)) (no 1/N; the bound step 3 proves); {LEM1_GRID}. The constant "
     "is attained (ratio 1) at x = argmin Psi for clients with a shared isotropic Hessian.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def lem_1_corrected(ctx: Context) -> Evidence:
     """Family ``Q`` at the points of ``lem-1`` with ``G~_Psi^2`` (no ``1/N``); reference: closed forms of quadratics,
     per cell at its worst entry."""
-    return _lemma1(ctx)["corrected"]
+    return _lemma1_claim(ctx, "corrected")

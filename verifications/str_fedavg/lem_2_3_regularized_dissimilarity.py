@@ -14,9 +14,12 @@ import numpy as np
 
 from fedtheory.harness.claims import Context, Evidence, claim
 from fedtheory.harness.family import Family, family
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.problems.batched_quadratics import QuadraticClients, RegularizedClients, matvec, psd_pinv, squared_norm
 
 from .quadratic_clients import (
+    CLIENT_AXES,
+    CLIENT_NOTE,
     ETAS,
     N_RANDOM,
     PAPER,
@@ -24,9 +27,14 @@ from .quadratic_clients import (
     V13_SHAPES,
     Cells,
     batch,
+    client_rank,
+    flattest,
     instance,
+    judged,
     lemma_1_G2,
     log_uniform,
+    param_clients,
+    param_point,
     q_clients,
     v13,
     violated,
@@ -84,7 +92,7 @@ def _worse(acc: dict, new: dict) -> None:
 # --------------------------------------------------------------------------------------------------
 # Lemmas 2 and 3 and the proof of Lemma 2 (Appendix B)
 # --------------------------------------------------------------------------------------------------
-STEPS = ("step1", "step2", "step3", "max", "step5")
+STEPS = ("step1", "step2", "step3", "max")  # the closing step, f_eta^* <= h* + eta f*, is the infimum's definition
 STEP_TEXT = {
     "step1": "(1/N) sum ||grad h_i + eta grad f_i||^2 <= (2 eta^2/N) sum ||grad f_i||^2 + (2/N) sum ||grad h_i||^2",
     "step2": "... <= 2 eta^2 G_f^2 + 4 eta^2 L_f B_f^2 (f(x) - f_min) + 2 G_h^2 + 4 L_h B_h^2 (h(x) - h_min) "
@@ -92,7 +100,6 @@ STEP_TEXT = {
     "step3": "... = 2 eta^2 G_f^2 + 4 eta L_f B_f^2 (eta f(x) - eta f*) + 2 G_h^2 + 4 L_h B_h^2 (h(x) - h*) "
     "+ 4 eta^2 L_f B_f^2 (f* - f_min) + 4 L_h B_h^2 (h* - h_min) (regrouping)",
     "max": "... <= G^2 + B^2 ((eta f(x) + h(x)) - (eta f(x*) + h(x*))) ('recalling the definition of B and G')",
-    "step5": "... <= G^2 + B^2 (f_eta(x) - f_eta^*) (f_eta^* <= h* + eta f*)",
 }
 
 
@@ -100,7 +107,8 @@ def _chain(
     h: QuadraticClients, f: QuadraticClients, reg: RegularizedClients, f_star: np.ndarray, x: np.ndarray
 ) -> dict:
     """The printed chain of the proof of Lemma 2 at points ``x`` (B, P, n): ``E0`` (the left side of Lemma 2)
-    and ``E1``..``E5`` (the right sides of the five printed steps), with ``B_f = B_h = 1``, ``h* = h_min`` and
+    and ``E1``..``E5`` (the right sides of the five printed steps; the last, ``E4 <= E5``, reads ``f_eta^* <= h* + eta
+    f*`` at every x, the definition of the infimum, and is not judged), with ``B_f = B_h = 1``, ``h* = h_min`` and
     ``f* - f_min`` the bilevel gap ``f_star`` (B,); every array (B, P)."""
     eta = reg.eta
     gh, gf = h.grads(x), f.grads(x)
@@ -150,7 +158,6 @@ STEP_SIDES = {
     "step2": ("E1", "E2"),
     "step3": ("E3", "E2"),
     "max": ("E3", "E4"),
-    "step5": ("E4", "E5"),
 }
 
 
@@ -218,8 +225,8 @@ def _chain_detail(N: int, n: int, clients: dict, X, kinds, E, extra=None):
 
 
 @family(f"{PAPER}/lem-2")
-def _lemma2(fam: Family) -> dict[str, Evidence]:
-    """Lemma 2 and the five printed steps of its proof on the families ``Q``, ``V13``, ``V13-anchored`` (one generator,
+def _lemma2(fam: Family) -> dict[str, tuple[Cells, dict]]:
+    """Lemma 2 and the four judged steps of its proof on the families ``Q``, ``V13``, ``V13-anchored`` (one generator,
     seeded from the family's name, for every part)."""
     rng = fam.rng()
     cells = {"statement": Cells(), "corrected": Cells(), **{s: Cells("==" if s == "step3" else "<=") for s in STEPS}}
@@ -248,17 +255,26 @@ def _lemma2(fam: Family) -> dict[str, Evidence]:
                 bad_s = cells[s].add(labels, E[lhs], E[rhs], E["scale"], detail)
                 counts[s] += int((bad & bad_s).sum())
     return {
-        name: c.evidence(
-            reading=LEM2_READING_WITNESS,
-            **{"closed-form residuals (max relative)": residuals},
-            **({"failing proof steps at the violations of Lemma 2": located} if name == "statement" else {}),
+        name: (
+            c,
+            {
+                "reading": LEM2_READING,
+                "closed-form residuals (max relative)": residuals,
+                **({"failing proof steps at the violations of Lemma 2": located} if name == "statement" else {}),
+            },
         )
         for name, c in cells.items()
     }
 
 
+def _squared_distance(h: QuadraticClients, y: np.ndarray) -> QuadraticClients:
+    """``g(x) = 1/2 ||x - y||^2`` on every client of ``h`` (``y``: (B, n))."""
+    n = h.A.shape[-1]
+    return QuadraticClients(np.broadcast_to(np.eye(n), h.A.shape).copy(), np.broadcast_to(y[:, None], h.c.shape).copy())
+
+
 @family(f"{PAPER}/lem-3")
-def _lemma3(fam: Family) -> dict[str, Evidence]:
+def _lemma3(fam: Family) -> dict[str, tuple[Cells, dict]]:
     """Lemma 3: Lemma 2 for problem (4) with ``g(x) = 1/2 ||x - y||^2`` on every client, inner ``h`` from the
     families ``Q`` and ``V13``; one ``y = argmin h + 10^U(-2,2) N(0, I)`` per instance."""
     rng = fam.rng()
@@ -268,9 +284,7 @@ def _lemma3(fam: Family) -> dict[str, Evidence]:
     for name, N, n, h, _ in _lemma2_families(fam.quick, rng, ("Q", "V13")):
         B = h.A.shape[0]
         y = h.xbar + log_uniform(rng, 1e-2, 1e2, (B, 1)) * rng.standard_normal((B, n))
-        g = QuadraticClients(
-            np.broadcast_to(np.eye(n), h.A.shape).copy(), np.broadcast_to(y[:, None], h.c.shape).copy()
-        )
+        g = _squared_distance(h, y)
         x_proj, g_star = _bilevel(h, g)  # Pi_{X_h^*}[y] and g* - inf g = dist^2(y, X_h^*)/2
         for eta in ETAS:
             reg = RegularizedClients(h, g, eta)
@@ -292,16 +306,92 @@ def _lemma3(fam: Family) -> dict[str, Evidence]:
                 lhs, rhs = STEP_SIDES[s]
                 counts[s] += int((bad & violated(E[lhs], E[rhs], E["scale"], "==" if s == "step3" else "<=")).sum())
     return {
-        name: c.evidence(
-            **{"closed-form residuals (max relative)": residuals},
-            **(
-                {"failing proof steps (Lemma 2's chain with f -> g) at the violations": located}
-                if name == "statement"
-                else {}
-            ),
+        name: (
+            c,
+            {
+                "closed-form residuals (max relative)": residuals,
+                **(
+                    {"failing proof steps (Lemma 2's chain with f -> g) at the violations": located}
+                    if name == "statement"
+                    else {}
+                ),
+            },
         )
         for name, c in cells.items()
     }
+
+
+# --------------------------------------------------------------------------------------------------
+# The witness search: one parametrised instance and one point per evaluation
+# --------------------------------------------------------------------------------------------------
+LEM2_SEARCH = f"{PAPER}/lem-2:search"
+PART_SIDES = {"statement": ("E0", "E5"), "corrected": ("E0", "corrected"), **STEP_SIDES}
+POINT_AXES = {"eta": Axis(1e-3, 1e2), "dist": Axis(1e-8, 1e3), "angle": Axis(0.0, np.pi / 2, log=False)}
+POINT_NOTE = (
+    "; any eta > 0 (1e-3 to 1e2; Lemmas 2 and 3 put no bound on eta) and any x = x_eta^* + dist (cos(angle) d + "
+    "sin(angle) t), d a fixed direction, t the flattest direction of the Hessian of f_eta, dist from 1e-8 to 1e3. Left "
+    "out: non-quadratic clients, N > 16, n > 6."
+)
+LEM2_DOMAIN = Domain(
+    {**{f"{k}_h": a for k, a in CLIENT_AXES.items() if k not in ("N", "n")}, "N": CLIENT_AXES["N"],
+     "n": CLIENT_AXES["n"], **{f"{k}_f": a for k, a in CLIENT_AXES.items() if k not in ("N", "n")}, **POINT_AXES},
+    note="Lemma 2 allows any convex L_h-smooth h_i and L_f-smooth f_i, f and h bounded below, X_h^* nonempty: h and f "
+    "are two independent instances (suffixes _h, _f, sharing N and n) of " + CLIENT_NOTE + POINT_NOTE,
+)  # fmt: skip
+LEM3_DOMAIN = Domain(
+    {**{f"{k}_h": a for k, a in CLIENT_AXES.items() if k not in ("N", "n")}, "N": CLIENT_AXES["N"],
+     "n": CLIENT_AXES["n"], "y_dist": Axis(1e-3, 1e3), **POINT_AXES},
+    note="Lemma 3 allows any convex L_h-smooth h_i with X_h^* nonempty and g = 1/2||x - y||^2 on every client for any "
+    "y: h is an instance (suffix _h) of " + CLIENT_NOTE + "; y = argmin h + y_dist u, u the flattest direction of the "
+    "average Hessian of h (off X_h^* when it is singular)" + POINT_NOTE,
+)  # fmt: skip
+LEM2_HYPOTHESES = (
+    "every instance has convex quadratic clients h_i, f_i with PSD Hessians (Assumption 1 with mu_f = 0; f and h "
+    "bounded below, X_h^* nonempty), any eta > 0"
+)
+LEM3_HYPOTHESES = "convex quadratic h_i with PSD Hessians (Assumption 3), g = 1/2||x - y||^2 on every client, eta > 0"
+
+
+def _clients(suffix: str, params: dict, N: int, n: int) -> QuadraticClients:
+    """:func:`.quadratic_clients.param_clients` from the search parameters with ``suffix`` (``_h``, ``_f``)."""
+    p = {k[: -len(suffix)]: v for k, v in params.items() if k.endswith(suffix)}
+    rank = client_rank(n, p.pop("rank_frac"))
+    return param_clients(LEM2_SEARCH + suffix, N, n, p["kappa"], rank, p["hetero"], p["spread"], p["client_scale"])
+
+
+def _chain_at(h: QuadraticClients, f: QuadraticClients, eta: float, dist: float, angle: float) -> dict:
+    """:func:`_chain` at one point ``x_eta^* + dist (cos(angle) d + sin(angle) t)``."""
+    f_star = _bilevel(h, f)[1]
+    reg = RegularizedClients(h, f, eta)
+    X = param_point(LEM2_SEARCH, reg.x_eta, h.A.shape[-1], dist, angle, flattest(reg.Q[0]))
+    return _chain(h, f, reg, f_star, X)
+
+
+def _search_evidence(ctx: Context, cells: Cells, witness: dict, part: str, lemma: str, hypotheses: str) -> Evidence:
+    """The cells of ``part`` and, for an inequality, the witness search over Lemma ``lemma``'s domain."""
+    points = cells.points()
+    if part != "step3":  # an identity, judged to rounding on the grid
+        lhs, rhs = PART_SIDES[part]
+
+        def at(N, n, eta, dist, angle, **params):
+            h = _clients("_h", params, N, n)
+            if lemma == "2":
+                f = _clients("_f", params, N, n)
+            else:
+                f = _squared_distance(h, h.xbar + params["y_dist"] * flattest(h.Abar[0]))
+            E = _chain_at(h, f, eta, dist, angle)
+            return float(E[lhs][0, 0] / E["scale"][0, 0]), float(E[rhs][0, 0] / E["scale"][0, 0])
+
+        points.search(at, LEM2_DOMAIN if lemma == "2" else LEM3_DOMAIN, "<=", ctx, scale=2)
+    return judged(points, cells.relation, {**cells.witness(**witness), "hypotheses": hypotheses})
+
+
+def _lem2(ctx: Context, part: str) -> Evidence:
+    return _search_evidence(ctx, *_lemma2(ctx)[part], part, "2", LEM2_HYPOTHESES)
+
+
+def _lem3(ctx: Context, part: str) -> Evidence:
+    return _search_evidence(ctx, *_lemma3(ctx)[part], part, "3", LEM3_HYPOTHESES)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -315,13 +405,14 @@ LEM2_GRID = (
     "in the full one; points: 20 x = x_eta^* + 10^U(-3,2) N(0, I), x_eta^*, the bilevel solution x*, argmin f, "
     "argmin h and the client minimisers of f_i, h_i and h_i + eta f_i"
 )
+LEM2_GRID_SEARCHED = (
+    LEM2_GRID + "; then a witness search over the lemma's hypotheses (parametrised quadratic h_i, f_i, eta and points)"
+)
 LEM2_READING = (
     "G_f, G_h are Lemma 1's printed constants (with its 1/N), B_f = B_h = 1, L_f = max_i lambda_max(F_i), L_h = "
     "max_i lambda_max(H_i), f* = min over X_h^* of f (the bilevel value), h* = inf h, so the last term of "
     "G^2 is 0; f_eta^* = inf (h + eta f), all in closed form"
 )
-# The witness's "reading", kept word for word (reports compare witnesses).
-LEM2_READING_WITNESS = LEM2_READING.replace("(the bilevel value)", "(the bilevel value, line 756)")
 
 
 @claim(
@@ -329,10 +420,11 @@ LEM2_READING_WITNESS = LEM2_READING.replace("(the bilevel value)", "(the bilevel
     source="Lemma 2",
     statement="As printed: (1/N) sum_i ||grad h_i(x) + eta grad f_i(x)||^2 <= G^2 + B^2 (f_eta(x) - f_eta^*), G^2 = "
     "2 G_f^2 + 4 L_f B_f^2 (f* - inf f) + 2 G_h^2 + 4 L_h B_h^2 (h* - inf h), B^2 = max{4 eta L_f B_f^2, 4 L_h "
-    f"B_h^2}} ({LEM2_READING}); {LEM2_GRID}. Fails in family Q at every eta (Lemma 1's 1/N in G_h, step 2; ratio "
-    "-> N/2 as eta -> 0) and in V13 from eta = 1 in the quick profile (from eta = 0.5 in the full one), there at the "
-    "max step (4 L_h > 4 eta L_f and f(x) < f*); the witness counts, per (family, eta), the violations and the "
-    "printed proof steps that break at them.",
+    f"B_h^2}} ({LEM2_READING}); {LEM2_GRID_SEARCHED}. Fails in family Q at every eta (Lemma 1's 1/N in G_h, "
+    "step 2; ratio -> N/2 as eta -> 0) and in V13 from eta = 1 in the quick profile (from eta = 0.5 in the full "
+    "one), there at the max step (4 L_h > 4 eta L_f and f(x) < f*); the witness counts, per (family, eta), the "
+    "violations and the printed proof steps that break at them. The search reaches far larger ratios at large eta "
+    "(the max step drops an eta^2; Lemma 2 puts no bound on eta).",
     scope="printed",
     expect="fails",
 )
@@ -340,13 +432,13 @@ def lem_2(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the printed constants read as in ``LEM2_READING``. Reference: closed forms of quadratics (the bilevel solution over
     the null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["statement"]
+    return _lem2(ctx, "statement")
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step1",
     source="Proof of Lemma 2 (Appendix B), first inequality",
-    statement=f"Step 1: {STEP_TEXT['step1']}; {LEM2_GRID}.",
+    statement=f"Step 1: {STEP_TEXT['step1']}; {LEM2_GRID_SEARCHED}.",
     scope="printed",
     expect="holds",
 )
@@ -354,14 +446,14 @@ def lem_2_step1(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the first inequality of the proof. Reference: closed forms of quadratics (the bilevel solution over the null space,
     ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["step1"]
+    return _lem2(ctx, "step1")
 
 
 @claim(
     f"{PAPER}/lem-2:proof-step2",
     source="Proof of Lemma 2 (Appendix B), 'Invoking Lemma 1'",
     statement=f"Step 2 ('Invoking Lemma 1'): {STEP_TEXT['step2']}, f_min = inf f, h_min = inf h ({LEM2_READING}); "
-    f"{LEM2_GRID}. Fails wherever lem-1 does (the 1/N in G_f, G_h).",
+    f"{LEM2_GRID_SEARCHED}. Fails wherever lem-1 does (the 1/N in G_f, G_h).",
     scope="printed",
     expect="fails",
 )
@@ -369,7 +461,7 @@ def lem_2_step2(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the step invoking Lemma 1 (its printed ``G``). Reference: closed forms of quadratics (the bilevel solution over the
     null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["step2"]
+    return _lem2(ctx, "step2")
 
 
 @claim(
@@ -384,17 +476,17 @@ def lem_2_step3(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the regrouping, an identity judged to rounding. Reference: closed forms of quadratics (the bilevel solution over the
     null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["step3"]
+    return _lem2(ctx, "step3")
 
 
 @claim(
     f"{PAPER}/lem-2:proof-max",
     source="Proof of Lemma 2 (Appendix B), 'Recalling the definition of B and G'",
     statement="Step 4 ('Recalling the definition of B and G'): the regrouped right side of step 3 is "
-    f"{STEP_TEXT['max'][4:]} ({LEM2_READING}); {LEM2_GRID}. Fails two ways: G^2 drops the eta^2 of 2 eta^2 G_f^2 "
-    "+ 4 eta^2 L_f (f* - inf f) (ratio eta^2 at x = x* when argmin f is in X_h^*, eta > 1), and a (eta f(x) - eta "
-    "f*) + b (h(x) - h*) <= max{a, b} (eta f(x) - eta f* + h(x) - h*) needs f(x) >= f*, which fails off X_h^* "
-    "when 4 L_h > 4 eta L_f.",
+    f"{STEP_TEXT['max'][4:]} ({LEM2_READING}); {LEM2_GRID_SEARCHED}. Fails two ways: G^2 drops the eta^2 of "
+    "2 eta^2 G_f^2 + 4 eta^2 L_f (f* - inf f) (ratio eta^2 at x = x* when argmin f is in X_h^*, eta > 1), and "
+    "a (eta f(x) - eta f*) + b (h(x) - h*) <= max{a, b} (eta f(x) - eta f* + h(x) - h*) needs f(x) >= f*, which "
+    "fails off X_h^* when 4 L_h > 4 eta L_f.",
     scope="printed",
     expect="fails",
 )
@@ -402,22 +494,7 @@ def lem_2_max(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the step 'recalling the definition of B and G'. Reference: closed forms of quadratics (the bilevel solution over the
     null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["max"]
-
-
-@claim(
-    f"{PAPER}/lem-2:proof-step5",
-    source="Proof of Lemma 2 (Appendix B), its closing step",
-    statement="Step 5: G^2 + B^2 (f_eta(x) - (h* + eta f*)) <= G^2 + B^2 (f_eta(x) - f_eta^*) (f_eta^* <= h* + "
-    f"eta f*); {LEM2_GRID}.",
-    scope="printed",
-    expect="holds",
-)
-def lem_2_step5(ctx: Context) -> Evidence:
-    """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
-    the closing step ``f_eta^* <= h* + eta f*``. Reference: closed forms of quadratics (the bilevel solution over the
-    null space, ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["step5"]
+    return _lem2(ctx, "max")
 
 
 @claim(
@@ -428,15 +505,15 @@ def lem_2_step5(ctx: Context) -> Evidence:
     "L_Psi (inf Psi - avg Psi_i(x_i^*)) (lem-1:corrected). Derivation: step 1; lem-1:corrected; 4 eta^2 L_f (f(x) - "
     "inf f) + 4 L_h (h(x) - inf h) <= B^2 (eta (f(x) - inf f) + h(x) - inf h) (both gaps >= 0); eta (f(x) - inf f) "
     "+ h(x) - inf h = f_eta(x) - f_eta^* + (f_eta^* - eta inf f - inf h) and f_eta^* <= h* + eta f*. Checked on "
-    f"{LEM2_GRID}.",
-    scope="printed",
+    f"{LEM2_GRID_SEARCHED}.",
+    scope="corrected",
     expect="holds",
 )
 def lem_2_corrected(ctx: Context) -> Evidence:
     """Families ``Q``, ``V13``, ``V13-anchored`` at random points about ``x_eta^*`` and the special points, six ``eta``;
     the corrected constant ``G_c^2``. Reference: closed forms of quadratics (the bilevel solution over the null space,
     ``x_eta^*`` by a pseudo-inverse), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma2(ctx)["corrected"]
+    return _lem2(ctx, "corrected")
 
 
 LEM3_GRID = (
@@ -445,6 +522,7 @@ LEM3_GRID = (
     "argmin h + 10^U(-2,2) N(0, I) per instance, eta in {0.01, 0.1, 0.5, 1, 2, 11}; points: 20 x = x_eta + "
     "10^U(-3,2) N(0, I), x_eta = argmin g_eta, y, Pi_{X_h^*}[y], argmin h, the client minimisers of h_i and of "
     "h_i + eta g"
+    "; then a witness search over the lemma's hypotheses (parametrised quadratic h_i, y, eta and points)"
 )
 
 
@@ -464,7 +542,7 @@ def lem_3(ctx: Context) -> Evidence:
     """Inner ``h`` from families ``Q`` and ``V13``, ``g = 1/2||x - y||^2`` on every client, six ``eta``; the printed
     ``L_f = 1 = mu_f = 1`` read as ``L_g = mu_g = 1``. Reference: closed forms (``Pi_{X_h^*}(y)`` and ``g* - inf g``
     over the null space), per cell ``(family, eta)`` at its worst entry."""
-    return _lemma3(ctx)["statement"]
+    return _lem3(ctx, "statement")
 
 
 @claim(
@@ -472,10 +550,10 @@ def lem_3(ctx: Context) -> Evidence:
     source="Lemma 3, corrected as lem-2:corrected with f -> g, L_f = 1",
     statement="Corrected: (1/N) sum_i ||grad h_i(x) + eta grad g(x)||^2 <= 2 G~_h^2 + B_ncvx^2 (eta (g* - inf g) + "
     f"g_eta(x) - g_eta^*) (G~_g = 0, h* = inf h; lem-2:corrected); {LEM3_GRID}.",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def lem_3_corrected(ctx: Context) -> Evidence:
     """The instances and points of ``lem-3`` with the corrected constant (``lem-2:corrected`` with ``f -> g``);
     reference: closed forms, per cell ``(family, eta)`` at its worst entry."""
-    return _lemma3(ctx)["corrected"]
+    return _lem3(ctx, "corrected")

@@ -70,8 +70,8 @@ def _unroll_symbolic() -> dict[str, str]:
         + gt**2 * theta**-3 * sum(theta**r * psi for r in (1, 2, 3))
     )
     return {
-        "unrolled e_3 - line 797": str(sp.simplify(e - c_form)),
-        "unrolled e_3 - line 803": str(sp.factor(sp.simplify(e - theta_form))),
+        "unrolled e_3 - Appendix D, first unrolled form": str(sp.simplify(e - c_form)),
+        "unrolled e_3 - Appendix D, theta form": str(sp.factor(sp.simplify(e - theta_form))),
     }
 
 
@@ -142,10 +142,13 @@ def proof_unroll(ctx: Context) -> Evidence:
         witness={
             "sympy (R = 3)": _unroll_symbolic(),
             "reading": "summing theta^r e_r <= theta^(r-1) e_(r-1) - (gamma~/3) theta^r g_(r-1) + gamma~^2 Psi theta^r "
-            "gives (gamma~/3) sum theta^r g_(r-1) <= e_0 - theta^R e_R + gamma~^2 Psi sum theta^r: line 797 is exact, "
-            "line 803 drops the 1/3 ('Invoking Jensen's inequality and the definition of theta'), and the bound the "
-            "recursion supports is 3 e_0/(gamma~ sum theta^r) + 3 gamma~ Psi (Proposition 4 carries the 3). The steady "
-            "sequences reach 3/(1 + 3 eta mu_f/(L_h + eta L_f)) times the printed bound as R grows",
+            "gives (gamma~/3) sum theta^r g_(r-1) <= e_0 - theta^R e_R + gamma~^2 Psi sum theta^r: Appendix D's "
+            "first unrolled form is exact, its theta form drops the 1/3 ('Invoking Jensen's inequality and the "
+            "definition of theta'), and the bound the recursion supports is 3 e_0/(gamma~ sum theta^r) + 3 gamma~ Psi "
+            "(Proposition 4 carries the 3). The steady sequences reach 3/(1 + 3 eta mu_f/(L_h + eta L_f)) times the "
+            "printed bound as R grows",
+            "hypotheses": "every sequence meets the printed recursion (with equality), e_r >= 0 and g_r >= 0; the "
+            "steady ones also (eta mu_f/2) e_r <= g_r <= (L_h + eta L_f) e_r/2 at Lemma 5's largest step",
         },
     )  # fmt: skip
 
@@ -157,7 +160,7 @@ def proof_unroll(ctx: Context) -> Evidence:
     "gamma~ Psi: exact rationals on 400 seeded random sequences satisfying the recursion (g_{r-1} and the slack drawn "
     "in [0, max] with 1/100 steps, e_r >= 0; R in 1..20, x in {1/100, 1/10, 1/2}, gamma~ in {1/10, 1}, Psi in {0, "
     "1/10, 1}, e_0 = 1) and on the sequences of prop-1:proof-unroll: " + _UNROLL_SEQUENCES + ".",
-    scope="printed",
+    scope="corrected",
     expect="holds",
 )
 def proof_unroll_corrected(ctx: Context) -> Evidence:
@@ -209,8 +212,9 @@ def prop1_avg(ctx: Context) -> Evidence:
     return points.evidence(
         "==", bound=Fraction(1),
         witness={"closed form": "sum = sum_1^R theta^r/sum_1^(R-1) theta^r = 1 + theta^R (theta - 1)/(theta^R - "
-                 "theta) > 1, -> theta as R -> oo; line 805 multiplies by sum_1^R theta^r, which the weights cannot "
-                 "cancel", "R = 1": "weights theta/0: undefined"},
+                 "theta) > 1, -> theta as R -> oo; Appendix D then multiplies by sum_1^R theta^r, which the weights "
+                 "cannot cancel", "R = 1": "weights theta/0: undefined",
+                 "hypotheses": "theta = 1/(1 - 0.5 eta mu_f gamma~) > 1 (mu_f > 0), R >= 2"},
     )  # fmt: skip
 
 
@@ -228,5 +232,8 @@ def prop4_avg(ctx: Context) -> Evidence:
     return _printed_weight_sums((F(1),), range(2, 201)).evidence(
         "==",
         bound=Fraction(1),
-        witness={"closed form": "R/(R - 1); Appendix E's Jensen step uses (1/R) sum_r xbar^(r-1)"},
+        witness={
+            "closed form": "R/(R - 1); Appendix E's Jensen step uses (1/R) sum_r xbar^(r-1)",
+            "hypotheses": "theta = 1 (mu_f = 0, Proposition 4), R >= 2",
+        },
     )

@@ -70,7 +70,9 @@ def prop7_proof_subst(ctx: Context) -> Evidence:
                  "mu_f = 1); the printed Proposition 7 has ||grad f(x^t*)||/alpha^(1/kappa) and at most doubles the "
                  "inside (the M term not at all), so its kappa-term is at most 2^(1/kappa - 1) < 1 times Appendix F's",
                  "fraction of the random draws violating":
-                     float(np.mean((derived > printed * (1 + ROUNDING))[D > 1e-8]))},
+                     float(np.mean((derived > printed * (1 + ROUNDING))[D > 1e-8])),
+                 "hypotheses": "the Case i schedule gamma~_t = R^-a, eta_t = p ln R/R^b with a + b = 1 (the printed "
+                 "(7/12, 5/12) and two more pairs), p >= 1, kappa > 1, eta gamma~/2 < 1, every constant > 0"},
     )  # fmt: skip
 
 
@@ -112,5 +114,8 @@ def thm3_ii2_subst(ctx: Context) -> Evidence:
         measured=derived, bound=printed, relation="<=", rtol=ROUNDING,
         grid={"eta": eta, "alpha": alpha, "t": t, "D_0": D},
         witness={"reading": "two slips: the D_0 term uses t where the schedule gives theta^t - 1 ~ t^eta (prop-7:ii:"
-                 "theta-R), and the noise terms lose the 1/alpha of (14)"},
+                 "theta-R), and the noise terms lose the 1/alpha of (14)",
+                 "hypotheses": "gamma~_t = 2 ln t/t (p = 2, R_t = t), constant eta in (0, 11] (eta-hat = 11), "
+                 "alpha > 0, eta gamma~/2 < 1, every constant > 0 (eta <= alpha/(2||grad F_lambda||) holds for a "
+                 "gradient norm small enough; no other term depends on it)"},
     )  # fmt: skip

@@ -43,10 +43,13 @@ Paper text: Assumption 1, Lemmas 1-3, Remark 3, Lemma 4, problem (4) and the pro
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from fedtheory.harness.claims import Evidence
+from fedtheory.harness.claims import Evidence, seed_for
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis
 from fedtheory.harness.tolerances import ROUNDING, SCALED_ROUNDING
 from fedtheory.problems.batched_quadratics import QuadraticClients, squared_norm
 
@@ -112,6 +115,89 @@ def v13(rng: np.random.Generator, B: int, N: int, n: int, anchored: bool) -> tup
 
 
 # --------------------------------------------------------------------------------------------------
+# Parametrised instances for the witness search
+# --------------------------------------------------------------------------------------------------
+N_MAX, n_MAX = 16, 6  # the largest client count and dimension the search's instances reach
+
+
+@cache
+def _frame(name: str) -> dict:
+    """Fixed ingredients of :func:`param_clients` and :func:`param_point`, seeded from ``name`` (the same for every
+    evaluation): per-client skew-symmetric generators, client centre directions and a point direction."""
+    rng = np.random.default_rng(seed_for(name))
+    skew = rng.standard_normal((N_MAX, n_MAX, n_MAX))
+    return {
+        "skew": skew - np.swapaxes(skew, -1, -2),
+        "centres": rng.standard_normal((N_MAX, n_MAX)),
+        "direction": rng.standard_normal(n_MAX),
+    }
+
+
+def param_clients(
+    name: str,
+    N: int,
+    n: int,
+    kappa: float,
+    rank: int,
+    hetero: float,
+    spread: float,
+    client_scale: float = 1.0,
+    mu0: float = 0.0,
+) -> QuadraticClients:
+    """One instance (B = 1) of ``N`` convex quadratic clients in dimension ``n``, a deterministic function of its
+    parameters (``name`` picks fixed seeded ingredients): ``A_i = R_i diag(lam) R_i' + mu0 I`` with ``lam`` geometric
+    from 1 to ``1/kappa`` over the first ``rank`` coordinates and 0 on the others (singular when ``rank < n``),
+    ``R_i = (I - hetero S_i/2)^{-1}(I + hetero S_i/2)`` (a rotation; the Cayley transform) for fixed skew-symmetric
+    ``S_i`` (``hetero = 0``: a shared Hessian), scaled by ``client_scale^(-i/(N - 1))``, centres ``c_i``
+    of scale ``spread`` (fixed Gaussian directions)."""
+    frame = _frame(name)
+    lam = np.zeros(n)
+    lam[:rank] = kappa ** -np.linspace(0.0, 1.0, rank)
+    half = hetero / 2 * frame["skew"][:N, :n, :n]
+    R = np.linalg.solve(np.eye(n) - half, np.eye(n) + half)  # Cayley transform: orthogonal, R = I at hetero = 0
+    weight = client_scale ** -(np.arange(N) / max(N - 1, 1))  # client i's Hessian scale, 1 down to 1/client_scale
+    A = weight[:, None, None] * np.einsum("mij,j,mkj->mik", R, lam, R) + mu0 * np.eye(n)
+    return QuadraticClients(A[None], spread * frame["centres"][None, :N, :n])
+
+
+def param_point(name: str, centre: np.ndarray, n: int, dist: float, angle: float, towards: np.ndarray) -> np.ndarray:
+    """``centre + dist (cos(angle) d + sin(angle) t)`` (B = 1, one point: shape (1, 1, n)): ``d`` a fixed seeded unit
+    direction, ``t`` the unit vector ``towards`` (e.g. the flattest eigenvector of the Hessian)."""
+    d = _frame(name)["direction"][:n]
+    d = d / np.linalg.norm(d)
+    t = towards / max(np.linalg.norm(towards), 1e-300)
+    return (centre.reshape(1, n) + dist * (np.cos(angle) * d + np.sin(angle) * t))[:, None, :]
+
+
+CLIENT_AXES = {
+    "N": Axis(1, N_MAX, integer=True),
+    "n": Axis(1, n_MAX, log=False, integer=True),
+    "kappa": Axis(1.0, 1e4),
+    "rank_frac": Axis(0.0, 1.0, log=False),
+    "hetero": Axis(0.0, 10.0, log=False),
+    "spread": Axis(1e-3, 1e3),
+    "client_scale": Axis(1.0, 1e2),
+}
+CLIENT_NOTE = (
+    "quadratic clients A_i = R_i diag(lam) R_i' (lam geometric from 1 to 1/kappa on rank = max(1, round(rank_frac "
+    "n)) coordinates, 0 elsewhere; R_i the Cayley rotation of hetero S_i, S_i fixed skew-symmetric; client i's "
+    "Hessian scaled by client_scale^(-i/(N - 1)); centres of scale spread): N from 1 to 16 clients, n from 1 to 6, "
+    "kappa from 1 to 1e4, singular or not, shared (hetero = 0, client_scale = 1) to unrelated Hessians whose "
+    "largest eigenvalues differ by up to 100; L = 1 by scaling (every printed constant scales with L)"
+)
+
+
+def client_rank(n: int, rank_frac: float) -> int:
+    """``max(1, round(rank_frac n))``."""
+    return max(1, round(rank_frac * n))
+
+
+def flattest(A: np.ndarray) -> np.ndarray:
+    """The unit eigenvector of the smallest eigenvalue of the symmetric ``A`` (n, n)."""
+    return np.linalg.eigh(A)[1][:, 0]
+
+
+# --------------------------------------------------------------------------------------------------
 # Reduction of lhs <relation> rhs over cells to their worst entries
 # --------------------------------------------------------------------------------------------------
 def violated(lhs: np.ndarray, rhs: np.ndarray, scale: np.ndarray, relation: str = "<=") -> np.ndarray:
@@ -174,18 +260,27 @@ class Cells:
             table[", ".join(f"{k}={v}" for k, v in cell["labels"].items())] = row
         return table
 
-    def evidence(self, **witness) -> Evidence:
-        """One entry per cell (its worst entry, divided by its scale), the cell's labels as its parameters."""
+    def points(self) -> Points:
+        """One point per cell (its worst entry, divided by its scale), the cell's labels as its parameters."""
         points = Points()
         for cell in self.cells.values():
             points.add(cell["measured"], cell["bound"], **cell["labels"])
+        return points
+
+    def witness(self, **witness) -> dict:
+        """The per-cell table, the overall worst entry and ``witness``."""
         worst = {k: v for k, v in self.worst.items() if k not in ("failed", "score", "measured", "bound")}
-        return points.evidence(
-            self.relation,
-            rtol=ROUNDING,
-            atol=SCALED_ROUNDING,
-            witness={"per cell": self.table(), "worst entry": worst, **witness},
-        )
+        return {"per cell": self.table(), "worst entry": worst, **witness}
+
+    def evidence(self, **witness) -> Evidence:
+        """One entry per cell (:meth:`points`), judged with the tolerance of :func:`violated`."""
+        return judged(self.points(), self.relation, self.witness(**witness))
+
+
+def judged(points: Points, relation: str, witness: dict) -> Evidence:
+    """``points`` (scaled sides) as evidence, with the tolerance of :func:`violated` (``ROUNDING`` relative,
+    ``SCALED_ROUNDING`` absolute on the scaled sides)."""
+    return points.evidence(relation, rtol=ROUNDING, atol=SCALED_ROUNDING, witness=witness)
 
 
 def instance(clients: dict[str, QuadraticClients], b: int) -> dict:

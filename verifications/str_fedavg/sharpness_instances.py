@@ -131,6 +131,36 @@ def _stack(name, blocks, consts, info) -> Rows:
     return Rows(name, **cat, **consts, info=info)
 
 
+def _block_a(inner, outer, x_star, f_star, points, eta, kind) -> dict:
+    """The pointwise quantities of :class:`Rows` on (A) at ``points`` (P, n) and one ``eta``."""
+    e = points - x_star
+    return {
+        "eta": eta,
+        "kind": kind,
+        "hg": inner.value(points),
+        "fg": outer.value(points) - f_star,
+        "dist": inner.solution_set.distance(points),
+        "sq": np.sum(e * e, axis=1),
+        "err": tikhonov_gap(inner, outer, eta, points),
+    }
+
+
+def _block_c(rn, x_star, f_star, points, eta, kind) -> dict:
+    """The pointwise quantities of :class:`Rows` on (C) at ``points`` (P, n) and one ``eta <= eta_crit`` (exact
+    regularization: ``f_eta* = eta f*``)."""
+    hg, e = rn.h.value(points), points - x_star
+    fg = 0.5 * np.sum((points - rn.x0) ** 2, axis=1) - f_star
+    return {
+        "eta": eta,
+        "kind": kind,
+        "hg": hg,
+        "fg": fg,
+        "dist": rn.h.solution_set.distance(points),
+        "sq": np.sum(e * e, axis=1),
+        "err": hg + eta * (0.5 * np.sum((points - rn.x0) ** 2, axis=1)) - eta * f_star,
+    }
+
+
 @family(f"{PAPER}/instance:A")
 def _instance_a(fam: Family) -> Rows:
     """(A): LS(30, 50, 5) with ``f = 1/2 ||x||^2`` (module docstring)."""
@@ -143,16 +173,7 @@ def _instance_a(fam: Family) -> Rows:
     algs = {eta: _run_alg1(inner, outer, eta, rng.standard_normal(inner.dim)) for eta in ALG_ETAS}
 
     def block(points, eta, kind):
-        e = points - x_star
-        return {
-            "eta": eta,
-            "kind": kind,
-            "hg": inner.value(points),
-            "fg": outer.value(points) - f_star,
-            "dist": inner.solution_set.distance(points),
-            "sq": np.sum(e * e, axis=1),
-            "err": tikhonov_gap(inner, outer, eta, points),
-        }
+        return _block_a(inner, outer, x_star, f_star, points, eta, kind)
 
     tik_points = tikhonov_point(inner, outer, np.array(ETAS))
     blocks = [block(rand, eta, "random") for eta in ETAS]
@@ -261,17 +282,7 @@ def _instance_c(fam: Family) -> Rows:
     rand = random_points(rng, x_star)
 
     def block(points, eta, kind):
-        hg, e = rn.h.value(points), points - x_star
-        fg = 0.5 * np.sum((points - rn.x0) ** 2, axis=1) - f_star
-        return {
-            "eta": eta,
-            "kind": kind,
-            "hg": hg,
-            "fg": fg,
-            "dist": rn.h.solution_set.distance(points),
-            "sq": np.sum(e * e, axis=1),
-            "err": hg + eta * (0.5 * np.sum((points - rn.x0) ** 2, axis=1)) - eta * f_star,
-        }
+        return _block_c(rn, x_star, f_star, points, eta, kind)
 
     blocks = [block(rand, eta, "random") for eta in etas] + [block(x_star[None], eta, "tikhonov") for eta in etas]
     consts = {"mu_f": 1.0, "kappa": 1.0, "alpha": rn.h.alpha, "G": float(np.linalg.norm(x_star - rn.x0)), "M": f_star}
@@ -282,6 +293,43 @@ def _instance_c(fam: Family) -> Rows:
         "f_eta*": "eta f* (exact regularization, eta <= eta_crit)",
     }
     return _stack("C: h = ||Ux - v||_2 (5x8), f = 1/2||x - x0||^2", blocks, consts, info)
+
+
+def search_frame(ctx, key: str) -> dict:
+    """What the witness search of a pointwise claim needs on (A) or (C): ``x*``, the unit directions ``u1 = -grad
+    f(x*)/||grad f(x*)||`` (normal to ``X*``: the Cauchy-Schwarz step of Proposition 2 is tight along it), ``u2`` in
+    ``row(U)`` orthogonal to ``u1`` and ``u3`` in ``null(U)`` (along ``X*``), and, on (C), the Case iii bound
+    ``alpha/(2 ||grad f(x*)||)`` on ``eta`` (below ``eta_crit``)."""
+    if key == "A":
+        inner = ls_30_50_5(ctx)
+        x_star, grad, sol = inner.x_star, inner.x_star, inner.solution_set
+        eta_max = None
+    else:
+        rn = rn_c(ctx)
+        x_star, grad, sol, eta_max = rn.x_star, rn.x_star - rn.x0, rn.h.solution_set, rn.eta_paper
+    u1 = -grad / np.linalg.norm(grad)
+    u2 = next(w for w in (r - (r @ u1) * u1 for r in sol.row_basis.T) if np.linalg.norm(w) > 0.1)
+    return {"x_star": x_star, "u": (u1, u2 / np.linalg.norm(u2), sol.null_basis[:, 0]), "eta_max": eta_max}
+
+
+def pointwise_rows(ctx, key: str, x: np.ndarray, eta: float) -> Rows:
+    """:class:`Rows` of (A) or (C) at arbitrary points ``x`` (P, n) and one ``eta`` (on (C), ``eta <= eta_crit``),
+    with the formulas and constants of the instance families; for the witness search."""
+    if key == "A":
+        inner = ls_30_50_5(ctx)
+        x_star, outer = inner.x_star, SquaredDistance(np.zeros(inner.dim))
+        f_star = float(outer.value(x_star))
+        block = _block_a(inner, outer, x_star, f_star, x, eta, "search")
+        alpha = least_squares_sharpness(inner.U, inner.N).alpha
+        consts = {"mu_f": 1.0, "kappa": 2.0, "alpha": alpha, "G": float(np.linalg.norm(x_star)), "M": f_star}
+        return _stack("A", [block], consts, {})
+    rn = rn_c(ctx)
+    if eta > rn.eta_crit:
+        raise ValueError(f"eta = {eta} above eta_crit = {rn.eta_crit}: f_eta* = eta f* does not hold")
+    f_star = 0.5 * float(np.sum((rn.x_star - rn.x0) ** 2))
+    block = _block_c(rn, rn.x_star, f_star, x, eta, "search")
+    G = float(np.linalg.norm(rn.x_star - rn.x0))
+    return _stack("C", [block], {"mu_f": 1.0, "kappa": 1.0, "alpha": rn.h.alpha, "G": G, "M": f_star}, {})
 
 
 INSTANCES = {"A": _instance_a, "B": _instance_b, "C": _instance_c}
