@@ -58,14 +58,18 @@ def e7_fixed_point(eta: float, K: int) -> float:
     source="section 2.4 (Theorems 2.15/A.7 per round, Theorem 2.19) on instance (A.15)",
     statement="(Derived) FedAvg with M = infinity on (A.15) (L = sigma = 1, Q = 0.1, Gaussian noise) settles at "
     "x_bar < 0 with |x_bar| ~ eta^2 (K - 1) Q sigma^2 / (4 F''(0)): fitted eta-exponents of |x_bar| and of the error "
-    "floor F(x_bar) - F* within 7.5% of 2 and 4, for K in {5, 10, 20} and eta L K <= 0.2.",
-    scope="printed",
+    "floor F(x_bar) - F* within 7.5% of 2 and 4, and so is every local exponent between neighbouring step sizes, for "
+    "K in {5, 10, 20} and eta L K <= 0.2. Stand-in: the window of step sizes is ours, so this tells whether the "
+    "predicted orders show in it, not whether an asymptotic statement holds.",
+    scope="stand-in",
     expect="holds",
 )
 def fixed_point_scaling(ctx: Context) -> Evidence:
     """Instance (A.15) with L = sigma = 1, Q = 0.1, Gaussian noise, M = infinity, K in {5, 10, 20}, eta in {0.00125,
     ..., 0.01}. Reference: the density engine's round map and its fixed point (brentq; error bar: the map's error
-    over the contraction); fitted log-log slopes over the predicted exponents, with their intervals."""
+    over the contraction); fitted log-log slopes over the predicted exponents, with the range of the local exponents
+    between neighbouring step sizes as interval (a deterministic range over the window, not a confidence
+    interval)."""
     etas = np.array([0.00125, 0.0025, 0.005, 0.01])
     points, witness = Points(), {}
     for K in (5, 10, 20):
@@ -76,8 +80,8 @@ def fixed_point_scaling(ctx: Context) -> Evidence:
             raise RuntimeError(f"fixed point not resolved below 0 for K = {K}: {x} +- {err}")
         floor = PROBLEM.value(x[:, None]) - PROBLEM.f_star
         for name, values, want in (("|x_bar|", -x, 2.0), ("F(x_bar) - F*", floor, 4.0)):
-            fit = loglog_slope(etas, values)
-            points.add(fit.slope / want, interval=(fit.lo / want, fit.hi / want), K=K, quantity=name)
+            fit, local = loglog_slope(etas, values), np.diff(np.log(values)) / np.diff(np.log(etas))
+            points.add(fit.slope / want, interval=(local.min() / want, local.max() / want), K=K, quantity=name)
         witness[f"K = {K}"] = {
             f"eta = {e:g}": {
                 "x_bar": float(xb),

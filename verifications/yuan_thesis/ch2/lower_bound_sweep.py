@@ -7,7 +7,9 @@ every sigma. Coordinates 2 and 3 are the deterministic quadratics (mu/2)x^2 and 
 mu is (2.18) with zeta_* = 0 and x^(0,0) = (0, B/2, B/2, 0); L = B = 1.
 
 The Omega hides a constant the thesis does not print (C1 comes from the cited full paper), so the checks are
-that the minimum over eta of E F / (mu B^2) is positive on the grid and does not decay as K or R grow.
+that the minimum over eta of E F / (mu B^2) does not decay as K or R grow over a finite window (a stand-in: a slope
+over a window for a statement about all K, R; "E F - F* > 0" alone cannot fail, since the instance without the
+kink gives 1e-30 > 0).
 
 Paper text: Theorem 2.8, the instance (2.6)-(2.10) and the proof of Theorems 2.8 and 2.10 (Section 2.3.1).
 """
@@ -84,51 +86,29 @@ CONFIGS = [(1.0, 4, 16), (1.0, 16, 16), (1.0, 64, 16), (1.0, 16, 64), (4.0, 16, 
 
 
 @claim(
-    f"{PAPER}/thm-2.8:sweep",
+    f"{PAPER}/thm-2.8:trend",
     source="Theorem 2.8; instance (2.6)-(2.9), with infinitely many clients (our stand-in for large M)",
-    statement="On the 4-D instance with mu from (2.18), L = B = 1, M = infinity: min over eta in [0, 10/L] of "
-    "E F(x^(R,0)) - F* is a positive multiple of mu B^2 for (sigma, K, R) in a grid around (1, 16, 16).",
-    scope="printed",
+    statement="Stand-in for Theorem 2.8's Omega(mu B^2) with a universal constant: on the 4-D instance with mu from "
+    "(2.18), L = B = 1 and M = infinity, the minimum over eta in [0, 10/L] of E F(x^(R,0)) / (mu B^2) does not decay "
+    "as K or R grow: its log-log slope in K (R = 16, K in 4..128) and in R (K = 16, R in 4..128) is >= 0 within the "
+    "tolerance 0.15. A slope over this window tells whether the non-decay reproduces here, not that the paper is "
+    "wrong.",
+    scope="stand-in",
     expect="holds",
     figure="fedavg-vs-minibatch",
 )
-def thm28_sweep(ctx: Context) -> Evidence:
-    """The 4-D instance with M = infinity: coordinate 1 by the density engine's round map, coordinates 2 and 3 in
-    closed form (L = B = 1); the minimum over the eta grid of E F(x^(R,0)) - F* over mu B^2, against 0. The witness
-    repeats it with coordinate 1 quadratic (no iterate bias)."""
-    configs = CONFIGS if ctx.quick else [*CONFIGS, (1.0, 128, 16), (1.0, 16, 256), (16.0, 64, 64)]
-    ratios, where = zip(*(_min_ratio(*c) for c in configs))
-    ablation = [_min_ratio(*c, quadratic_coordinate1=True)[0] for c in configs]
-    ctx.draw(_draw)
-    return Evidence(
-        measured=list(ratios),
-        bound=0.0,
-        relation=">",
-        grid={"sigma": [c[0] for c in configs], "K": [c[1] for c in configs], "R": [c[2] for c in configs]},
-        witness={
-            "minimising eta L": list(where),
-            "min ratio": float(min(ratios)),
-            "ablation: coordinate 1 quadratic (no iterate bias)": ablation,
-            "eta grid": "0, 40 log-spaced values in [1e-4, 2], 2.5, 4, 10 (units of 1/L)",
-        },
-    )
-
-
-@claim(
-    f"{PAPER}/thm-2.8:trend",
-    source="Theorem 2.8; instance (2.6)-(2.9), with infinitely many clients (our stand-in for large M)",
-    statement="The minimum over eta of E F(x^(R,0)) / (mu B^2) does not decay as K or R grow: its log-log slope in K "
-    "(R = 16, K in 4..128) and in R (K = 16, R in 4..128) is >= 0 within the tolerance 0.15.",
-    scope="printed",
-    expect="holds",
-)
 def thm28_trend(ctx: Context) -> Evidence:
-    """The minimum over eta of E F / (mu B^2) on the 4-D instance with M = infinity (as in thm-2.8:sweep); its
-    least-squares log-log slopes with 95% t-intervals in K and in R, against 0 within 0.15."""
+    """The 4-D instance with M = infinity: coordinate 1 by the density engine's round map, coordinates 2 and 3 in
+    closed form (L = B = 1); the minimum over the eta grid of E F / (mu B^2), its least-squares log-log slopes with
+    95% t-intervals in K and in R, against 0 within 0.15. The witness repeats the minimum with coordinate 1 quadratic
+    (no iterate bias), where it collapses."""
     Ks = np.array([4, 8, 16, 32, 64, 128])
     Rs = np.array([4, 8, 16, 32, 64, 128])
-    in_K = loglog_slope(Ks, [_min_ratio(1.0, int(K), 16)[0] for K in Ks])
-    in_R = loglog_slope(Rs, [_min_ratio(1.0, 16, int(R))[0] for R in Rs])
+    ratios_K = [_min_ratio(1.0, int(K), 16) for K in Ks]
+    ratios_R = [_min_ratio(1.0, 16, int(R)) for R in Rs]
+    in_K = loglog_slope(Ks, [r for r, _ in ratios_K])
+    in_R = loglog_slope(Rs, [r for r, _ in ratios_R])
+    ctx.draw(_draw)
     return Evidence(
         measured=[in_K.slope, in_R.slope],
         bound=0.0,
@@ -136,7 +116,15 @@ def thm28_trend(ctx: Context) -> Evidence:
         atol=0.15,  # the regime tolerance of a fitted exponent (not rounding): a slope above -0.15 does not decay
         interval=([in_K.lo, in_R.lo], [in_K.hi, in_R.hi]),
         grid={"direction": ["K", "R"]},
-        witness={"slope in K": [in_K.lo, in_K.slope, in_K.hi], "slope in R": [in_R.lo, in_R.slope, in_R.hi]},
+        witness={
+            "slope in K": [in_K.lo, in_K.slope, in_K.hi],
+            "slope in R": [in_R.lo, in_R.slope, in_R.hi],
+            "min over eta of E F / (mu B^2), K = 4..128 (R = 16)": [r for r, _ in ratios_K],
+            "minimising eta L, K = 4..128": [e for _, e in ratios_K],
+            "ablation: coordinate 1 quadratic (no iterate bias), K = 4..128": [
+                _min_ratio(1.0, int(K), 16, quadratic_coordinate1=True)[0] for K in Ks
+            ],
+        },
     )
 
 
@@ -163,11 +151,11 @@ FINITE_M_ETAS = np.concatenate([[0.0], np.geomspace(1e-3, 2.0, 12), [4.0, 10.0]]
 @claim(
     f"{PAPER}/thm-2.8:sweep-finite-m",
     source="Theorem 2.8; instance (2.6)-(2.9) with M clients",
-    statement="With M in {1, 4, 16} (full profile also 64) clients, min over eta in [0, 10/L] of E F(x^(R,0)) - F* "
-    "is at least the M = infinity value of thm-2.8:sweep on the same (sigma, K, R) (Jensen and the concavity of the "
-    "round map: finite M can only deepen the bias), so the Omega(mu B^2) constant found there serves every M; "
-    "simultaneous 99% Monte Carlo intervals.",
-    scope="printed",
+    statement="Stand-in check of the M = infinity surrogate of thm-2.8:trend: with M in {1, 4, 16} (full profile also "
+    "64) clients, min over eta in [0, 10/L] of E F(x^(R,0)) - F* is at least its M = infinity value on the same "
+    "(sigma, K, R) (Jensen and the concavity of the round map: finite M can only deepen the bias); simultaneous 99% "
+    "Monte Carlo intervals. Whether the surrogate bounds the finite-M instance here, not a verdict on the paper.",
+    scope="stand-in",
     expect="holds",
 )
 def thm28_sweep_finite_m(ctx: Context) -> Evidence:
@@ -203,15 +191,16 @@ def thm28_sweep_finite_m(ctx: Context) -> Evidence:
 @claim(
     f"{PAPER}/thm-2.10:sweep",
     source="Theorem 2.10; instance (2.6)-(2.10) with coordinate 4",
-    statement="Heterogeneous: with zeta_* > 0, even M and mu from (2.18), the minimum over eta in [0, 10/L] of "
-    "E F(x^(R,0)) - F* is a positive multiple of mu B^2 and does not decay with R (slope >= 0 within 0.15) "
-    "for zeta_* in {0.25, 1, 4}, K in {4, 16}, R in 4..64 (M = infinity in coordinate 1).",
-    scope="printed",
+    statement="Stand-in for Theorem 2.10's Omega(mu B^2): with zeta_* > 0, even M and mu from (2.18), the minimum over "
+    "eta in [0, 10/L] of E F(x^(R,0)) / (mu B^2) does not decay with R (log-log slope over R in 4..64 >= 0 within "
+    "0.15) for zeta_* in {0.25, 1, 4}, K in {4, 16} (M = infinity in coordinate 1). A slope over this window tells "
+    "whether the non-decay reproduces here, not that the paper is wrong.",
+    scope="stand-in",
     expect="holds",
 )
 def thm210_sweep(ctx: Context) -> Evidence:
     """The 4-D instance with M = infinity in coordinate 1 (density engine) and coordinate 4 in closed form (A.10);
-    per (zeta_*, K) the minimum over eta of E F / (mu B^2) over R = 4..64, against 0, and its log-log slope in R
+    per (zeta_*, K) the minimum over eta of E F / (mu B^2) over R = 4..64 (in the witness) and its log-log slope in R
     with its 95% t-interval, against -0.15."""
     Rs = np.array([4, 8, 16, 32, 64])
     points, ratios = Points(), {}
@@ -220,10 +209,7 @@ def thm210_sweep(ctx: Context) -> Evidence:
             r = np.array([_min_ratio(1.0, K, int(R), zeta_star=zs)[0] for R in Rs])
             fit = loglog_slope(Rs, r)
             ratios[f"zeta*={zs}, K={K}"] = r.tolist()
-            # two checks per family: the smallest ratio is positive; its R-slope is not below -0.15
-            smallest = float(r.min())
-            points.add(smallest, 0.0, interval=(smallest, smallest), zeta_star=zs, K=K, quantity="min ratio")
-            points.add(fit.slope, -0.15, interval=(fit.lo, fit.hi), zeta_star=zs, K=K, quantity="R-slope")
+            points.add(fit.slope, -0.15, interval=(fit.lo, fit.hi), zeta_star=zs, K=K)
     return points.evidence(">", witness={"ratios over R = 4..64": ratios})
 
 
@@ -269,8 +255,9 @@ def _min_over_eta(sigma: float, K: int, R: int) -> float:
     source="Theorem 2.8, term (3) = L^(1/3) sigma^(2/3) B^(4/3) / (K^(1/3) R^(2/3))",
     statement="Where term (3) is the binding branch (M = infinity, K < R), the minimum over eta of E F(x^(R,0)) - F* "
     "on the 4-D instance scales like K^(-1/3) (R = 4096) and R^(-2/3) (K = 16, full profile): fitted "
-    "exponents within the regime tolerance 0.15 of -1/3 and -2/3.",
-    scope="printed",
+    "exponents within the regime tolerance 0.15 of -1/3 and -2/3. A slope over this finite window against the "
+    "printed exponents: whether they reproduce here, not a verdict on the paper.",
+    scope="stand-in",
     expect="holds",
 )
 def thm28_exponent(ctx: Context) -> Evidence:

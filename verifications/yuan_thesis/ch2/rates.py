@@ -14,11 +14,14 @@ import numpy as np
 import sympy as sp
 
 from fedtheory.dimensions import check
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control, seed_for
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING, SHORT_ROUNDING
 from fedtheory.symbols import GRAD2, LENGTH, OBJECTIVE, STEP, B, Delta, G, K, L, M, Q, R, eta, sigma, zeta
 from fedtheory.symbols import UNITS as STANDARD_UNITS
 from fedtheory.symbols import zeta_star as zs
+
+from .array_search import with_search
 
 PAPER = "yuan-thesis"
 
@@ -217,14 +220,20 @@ def _dimension_claim(label: str, source: str, items: dict):
     )
     def dims(ctx: Context) -> Evidence:
         """Each printed expression of the group, with the units of its symbols, reduced to its dimension by
-        :func:`fedtheory.dimensions.check` and compared with the expected one; measured 0 (consistent) or 1."""
+        :func:`fedtheory.dimensions.check` and compared with the expected one; measured 0 (consistent) or 1. Negative
+        control: the first expression times L (a wrong power of L) is inconsistent."""
         results = {name: check(expr, want, UNITS) for name, (expr, want) in items.items()}
+        first, (expr, want) = next(iter(items.items()))
+        control = Evidence(measured=0 if check(expr * L, want, UNITS)[0] else 1, bound=0, relation="==")
         return Evidence(
             measured=[0 if ok else 1 for ok, _ in results.values()],
             bound=0,
             relation="==",
             grid={"item": list(results)},
-            witness={name: msg for name, (_, msg) in results.items()},
+            witness={
+                **{name: msg for name, (_, msg) in results.items()},
+                "negative control": negative_control(control, f"{first} times L"),
+            },
         )
 
     return dims
@@ -289,6 +298,17 @@ def claim_a6_generic(ctx: Context) -> Evidence:
 # --------------------------------------------------------------------------------------------------
 
 
+def _domain(names: tuple[str, ...], what: str) -> Domain:
+    """Every parameter of ``names`` over ten decades (M, K, R integers from 1 to 1e6), as :func:`_sample` draws them."""
+    axes = {name: Axis(1, 10**6, integer=True) if name in "MKR" else Axis(1e-5, 1e5) for name in names}
+    return Domain(axes, note=f"{what} Every positive parameter over ten decades; M, K, R from 1 to 1e6.")
+
+
+def _point(**params) -> dict[str, np.ndarray]:
+    """One parameter point in the form of :func:`_sample` (arrays of one entry)."""
+    return {name: np.array([float(v)]) for name, v in params.items()}
+
+
 def _sample(ctx: Context, n: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed_for(f"{PAPER}/rates"))
     n = n if ctx.quick else 10 * n
@@ -306,23 +326,33 @@ def _sample(ctx: Context, n: int) -> dict[str, np.ndarray]:
     expect="holds",
 )
 def always_dominates(ctx: Context) -> Evidence:
-    """A log-uniform sample of (L, B, sigma, M, K, R) (20 000 points, 200 000 in the full profile): the better
-    baseline's rate over FedAvg's (1) + (2) + (3), against 1; the witness has sympy's check of the identity that
-    makes (3) a weighted geometric mean of the two branches."""
+    """A log-uniform sample of (L, B, sigma, M, K, R) (20 000 points, 200 000 in the full profile) and a witness
+    search over the same ranges: the better baseline's rate over FedAvg's (1) + (2) + (3), against 1; the witness has
+    sympy's check of the identity that makes (3) a weighted geometric mean of the two branches. Negative control: with
+    the [132] form of (3) (K^(2/3)) the comparison fails."""
+
+    def ratio(p, k_power=1 / 3):  # the better baseline over (1) + (2) + (3), (3) with K^(-k_power)
+        t1 = p["L"] * p["B"] ** 2 / (p["K"] * p["R"])
+        t2 = p["sigma"] * p["B"] / np.sqrt(p["M"] * p["K"] * p["R"])
+        t3 = third(p["L"], p["sigma"], p["B"], p["K"], p["R"]) * p["K"] ** (1 / 3 - k_power)
+        naive = t1 + t2 + np.minimum(p["L"] * p["B"] ** 2 / p["R"], p["sigma"] * p["B"] / np.sqrt(p["K"] * p["R"]))
+        return naive / (t1 + t2 + t3)
+
+    def at(**params):
+        return float(ratio(_point(**params))[0]), 1.0
+
     p = _sample(ctx, 20_000)
-    t1 = p["L"] * p["B"] ** 2 / (p["K"] * p["R"])
-    t2 = p["sigma"] * p["B"] / np.sqrt(p["M"] * p["K"] * p["R"])
-    t3 = third(p["L"], p["sigma"], p["B"], p["K"], p["R"])
-    naive = t1 + t2 + np.minimum(p["L"] * p["B"] ** 2 / p["R"], p["sigma"] * p["B"] / np.sqrt(p["K"] * p["R"]))
     identity = sp.simplify(T3 - (L * B**2 / R) ** r3(1, 3) * (sigma * B / sp.sqrt(K * R)) ** r3(2, 3))
+    domain = _domain(("L", "B", "sigma", "M", "K", "R"), "The comparison after Theorem 2.8.")
+    control = Evidence(ratio(p, 2 / 3), 1.0, "<=", rtol=SHORT_ROUNDING)
     return Evidence(
-        measured=naive / (t1 + t2 + t3),
-        bound=1.0,
+        **with_search(ctx, ratio(p), 1.0, {}, [(at, domain, None)], "<=", scale=8),
         relation="<=",
         rtol=SHORT_ROUNDING,
         witness={
             "why": "(3) = (LB^2/R)^(1/3) (sigma B/sqrt(KR))^(2/3) >= min of the two",
             "sympy: (3) - a^(1/3) b^(2/3)": str(identity),
+            "negative control": negative_control(control, "(3) with K^(2/3), the [132] form"),
         },
     )
 
@@ -371,38 +401,60 @@ def improvement_factor(ctx: Context) -> Evidence:
 )
 def rearranging(ctx: Context) -> Evidence:
     """Both displays evaluated on a log-uniform sample of the parameters (20 000 points, 200 000 in the full
-    profile); measured: the larger over the smaller, against 2."""
+    profile) and by a witness search over the same ranges; measured: the larger over the smaller, against 2. Negative
+    control: against 1.5 the check fails (the factor 2 is approached)."""
+
+    def ratio(p):
+        a = p["L"] * p["B"] ** 2 / (p["K"] * p["R"])
+        bb = p["L"] * p["B"] ** 2
+        c = p["sigma"] * p["B"] / np.sqrt(p["M"] * p["K"] * p["R"])
+        d = p["sigma"] * p["B"] / np.sqrt(p["K"] * p["R"])
+        e = third(p["L"], p["sigma"], p["B"], p["K"], p["R"])
+        first = a + np.minimum(bb, c + np.minimum(d, e))
+        second = np.minimum.reduce([bb, a + d, a + c + e])
+        return np.maximum(first / second, second / first)
+
+    def at(**params):
+        return float(ratio(_point(**params))[0]), 2.0
+
     p = _sample(ctx, 20_000)
-    a = p["L"] * p["B"] ** 2 / (p["K"] * p["R"])
-    bb = p["L"] * p["B"] ** 2
-    c = p["sigma"] * p["B"] / np.sqrt(p["M"] * p["K"] * p["R"])
-    d = p["sigma"] * p["B"] / np.sqrt(p["K"] * p["R"])
-    e = third(p["L"], p["sigma"], p["B"], p["K"], p["R"])
-    first = a + np.minimum(bb, c + np.minimum(d, e))
-    second = np.minimum.reduce([bb, a + d, a + c + e])
-    ratio = np.maximum(first / second, second / first)
+    measured = ratio(p)
+    domain = _domain(("L", "B", "sigma", "M", "K", "R"), "Theorem 2.8's two displays.")
+    control = Evidence(measured, 1.5, "<=", rtol=SHORT_ROUNDING)
     return Evidence(
-        measured=ratio,
-        bound=2.0,
+        **with_search(ctx, measured, 2.0, {}, [(at, domain, None)], "<=", scale=8),
         relation="<=",
         rtol=SHORT_ROUNDING,
         witness={
-            "max ratio": float(ratio.max()),
+            "max ratio (sample)": float(measured.max()),
             "why": "first = min{a + b, a + c + d, a + c + e}; a <= b and c <= d give the factor 2",
+            "negative control": negative_control(control, "the factor 2 replaced by 1.5 (the displays differ)"),
         },
     )
 
 
-def _plugin(ctx: Context, rule, bound, rate, constant: float, what: str) -> Evidence:
+def _plugin(ctx: Context, rule, bound, rate, constant: float, what: str, names: tuple[str, ...]) -> Evidence:
+    """The prescribed step size plugged into the bound, over the rate, against ``constant`` (the term-by-term
+    constant ``what``): on a log-uniform sample and by a witness search over the same ranges. Negative control: the
+    constant lowered by 1 fails (it is approached)."""
     p = _sample(ctx, 20_000)
-    step = rule(p)
-    ratio = bound(p, step) / rate(p)
+    ratio = bound(p, rule(p)) / rate(p)
+
+    def at(**params):
+        q = _point(**params)
+        return float((bound(q, rule(q)) / rate(q))[0]), constant
+
+    domain = _domain(names, "The proof's step size plugged into its bound.")
+    control = Evidence(ratio, constant - 1, "<=", rtol=SHORT_ROUNDING)
     return Evidence(
-        measured=ratio,
-        bound=constant,
+        **with_search(ctx, ratio, constant, {}, [(at, domain, None)], "<=", scale=8),
         relation="<=",
         rtol=SHORT_ROUNDING,
-        witness={"max ratio": float(ratio.max()), "constant": what},
+        witness={
+            "max ratio (sample)": float(ratio.max()),
+            "constant": what,
+            "negative control": negative_control(control, f"the constant {constant} replaced by {constant - 1}"),
+        },
     )
 
 
@@ -417,8 +469,8 @@ def _plugin(ctx: Context, rule, bound, rate, constant: float, what: str) -> Evid
 )
 def prop21_step(ctx: Context) -> Evidence:
     """The prescribed step size plugged into the pre-eta bound on a log-uniform sample of (L, B, sigma, zeta, M, K,
-    R) (20 000 points, 200 000 in the full profile); the bound over (1) + (2) + (3) + (4), against the term-by-term
-    constant 18.5."""
+    R) (20 000 points, 200 000 in the full profile) and a witness search over the same ranges; the bound over (1) + (2)
+    + (3) + (4), against the term-by-term constant 18.5."""
 
     def rule(p):
         return np.minimum.reduce(
@@ -455,6 +507,7 @@ def prop21_step(ctx: Context) -> Evidence:
         18.5,
         "B^2/(2 eta KR) <= max{2(1), (2)/2, (3)/2, (4)/2}, eta sigma^2/M <= (2), 4K eta^2 L sigma^2 <= 4(3), "
         "18K^2 eta^2 L zeta^2 <= 18(4): at most 18.5 x the sum",
+        ("L", "B", "sigma", "zeta", "M", "K", "R"),
     )
 
 
@@ -469,8 +522,8 @@ def prop21_step(ctx: Context) -> Evidence:
 )
 def thm219_step(ctx: Context) -> Evidence:
     """The prescribed step size plugged into the bound before choosing eta on a log-uniform sample of (L, B, sigma,
-    Q, M, K, R) (20 000 points, 200 000 in the full profile); the bound over (1) + (2) + (3'), against the
-    term-by-term constant 99."""
+    Q, M, K, R) (20 000 points, 200 000 in the full profile) and a witness search over the same ranges; the bound over
+    (1) + (2) + (3'), against the term-by-term constant 99."""
 
     def rule(p):
         return np.minimum.reduce(
@@ -499,4 +552,5 @@ def thm219_step(ctx: Context) -> Evidence:
         rate,
         99.0,
         "3B^2/(eta KR) <= 3 max{2(1), (2), (3')}, 96 eta^5 ... <= 96(3'), eta sigma^2/M <= (2)",
+        ("L", "B", "sigma", "Q", "M", "K", "R"),
     )
