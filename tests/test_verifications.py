@@ -36,6 +36,18 @@ def test_report_of_every_claim(results, tmp_path):
     )
 
 
+def test_a_printed_statement_that_fails_says_how_its_witness_meets_the_hypotheses(results):
+    """A `fails` in scope printed refutes the paper only inside its printed hypotheses: its witness says how the
+    failing instance meets each of them (a fails outside them is scope outside-hypotheses)."""
+    assert len(results) == len(CLAIMS), "runs after the verdict tests"
+    bare = [
+        r.id
+        for r in results.values()
+        if r.scope == "printed" and r.verdict == "fails" and "hypotheses" not in r.witness
+    ]
+    assert bare == []
+
+
 def test_claims_are_deterministic():
     claim = next(c for c in CLAIMS if c.id.endswith("kinked-mean-mc-vs-rational"))
     assert run_claim(claim).measured == run_claim(claim).measured
