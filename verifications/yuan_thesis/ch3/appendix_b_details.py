@@ -1,17 +1,25 @@
 """Appendix B's helper lemmas (B.32-B.34), the numeric estimates its proofs print, and the printed steps of the
-proof of Theorem B.23.
+proofs of Theorem B.23 and Lemmas 3.24 and B.14.
 
 Printed objects: Lemmas B.32-B.34 (appendix B.4), the statement of Theorem B.23 (appendix B.3.1) and its proof
-(appendix B.3.4).
+(appendix B.3.4), the proofs of Lemma 3.24 (appendix B.1.3) and Lemma B.14 (appendix B.1.4).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from fractions import Fraction
 
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+import numpy as np
+import sympy as sp
+
+from fedtheory.dimensions import check
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control, seed_for
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import SCALED_ROUNDING, SHORT_ROUNDING
+from fedtheory.symbols import GRAD2, STEP, UNITS, K, L, sigma
+
+from .stability import eta, gamma, mu
 
 PAPER = "yuan-thesis"
 E = np.e
@@ -37,8 +45,17 @@ def proof_constants(ctx: Context) -> Evidence:
         "(1/12) log^2(e^2 + 24)": np.log(E**2 + 24) ** 2 / 12,
         "(18/1000) log^2(e^2 + 1000)": 18 / 1000 * np.log(E**2 + 1000) ** 2,
     }
+    control = negative_control(
+        Evidence(measured=[*items.values(), 165 * E**4 / E**9], bound=1.0, relation="<=", rtol=SHORT_ROUNDING),
+        "the list with 132 e^4 < e^9 replaced by 165 e^4 < e^9",
+    )
     return Evidence(
-        measured=list(items.values()), bound=1.0, relation="<=", rtol=SHORT_ROUNDING, grid={"estimate": list(items)}
+        measured=list(items.values()),
+        bound=1.0,
+        relation="<=",
+        rtol=SHORT_ROUNDING,
+        grid={"estimate": list(items)},
+        witness={"negative control": control},
     )
 
 
@@ -47,7 +64,8 @@ def proof_constants(ctx: Context) -> Evidence:
     source="Lemma B.32 (the second brace is printed without 'max'; read with max, as its proof and every use, in the "
     "proofs of Propositions 3.16 and B.7, do)",
     statement="||[[A11, A12], [A21, A22]]||_2 <= max{||A11||, ||A22||} + max{||A12||, ||A21||} for any 2d x 2d block "
-    "matrix (random matrices of several sizes and scales).",
+    "matrix (random matrices of several sizes and scales)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -62,13 +80,29 @@ def lem_b32(ctx: Context) -> Evidence:
         A = np.block([[blocks[0], blocks[1]], [blocks[2], blocks[3]]])
         n = [np.linalg.norm(b, 2) for b in blocks]
         points.add(np.linalg.norm(A, 2), max(n[0], n[3]) + max(n[1], n[2]))
+
+    def at(a11, a12, a21, a22, b11, b12, b21, b22):
+        blocks = [np.diag([a, b]) for a, b in ((a11, b11), (a12, b12), (a21, b21), (a22, b22))]
+        n = [np.linalg.norm(b, 2) for b in blocks]
+        return np.linalg.norm(np.block([[blocks[0], blocks[1]], [blocks[2], blocks[3]]]), 2), max(n[0], n[3]) + max(
+            n[1], n[2]
+        )
+
+    domain = Domain(
+        {name: Axis(-1.0, 1.0, log=False) for name in ("a11", "a12", "a21", "a22", "b11", "b12", "b21", "b22")},
+        note="Any block matrix: the search runs diagonal 2x2 blocks (entries a.. and b.. in [-1, 1], the bound being "
+        "homogeneous), where the block norms are the largest moduli and the whole matrix splits into two 2x2 ones; "
+        "full blocks up to 5x5 are left to the random draws.",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
     return points.evidence("<=", rtol=1e-12)  # rounding of the float64 spectral norms (SVD of at most 10 x 10)
 
 
 @claim(
     f"{PAPER}/lem-b.33",
     source="Lemma B.33",
-    statement="||x + y||^2 <= (1 + a)||x||^2 + (1 + 1/a)||y||^2 for every a > 0 (random x, y, a).",
+    statement="||x + y||^2 <= (1 + a)||x||^2 + (1 + 1/a)||y||^2 for every a > 0 (random x, y, a)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -81,7 +115,20 @@ def lem_b33(ctx: Context) -> Evidence:
     a = 10 ** rng.uniform(-4, 4, n)
     lhs = np.sum((x + y) ** 2, axis=1)
     rhs = (1 + a) * np.sum(x**2, axis=1) + (1 + 1 / a) * np.sum(y**2, axis=1)
-    return Evidence(measured=lhs, bound=rhs, relation="<=", rtol=SHORT_ROUNDING)
+    points = Points()
+    for left, right in zip(lhs, rhs):
+        points.add(left, right)
+
+    def at(angle, ratio, a):  # ||x|| = 1, ||y|| = ratio, angle between them
+        return 1 + ratio**2 + 2 * ratio * np.cos(angle), (1 + a) + (1 + 1 / a) * ratio**2
+
+    domain = Domain(
+        {"angle": Axis(0.0, np.pi, log=False), "ratio": Axis(1e-4, 1e4), "a": Axis(1e-4, 1e4)},
+        note="Any x, y and a > 0: both sides depend on ||y||/||x||, the angle between x and y and a only (||x|| = "
+        "1 by homogeneity); equality at angle 0 and a = ||y||/||x||.",
+    )
+    points.search(at, domain, "<=", ctx, scale=2)
+    return points.evidence("<=", rtol=SHORT_ROUNDING)
 
 
 def _phi(x, a, b, p, q):
@@ -92,7 +139,8 @@ def _phi(x, a, b, p, q):
     f"{PAPER}/lem-b.34",
     source="Lemma B.34",
     statement="phi(x) = x^(-q) log^p(a + b x), a, p, q >= 1, b > 0, a >= exp(p/q), is decreasing on (0, inf): "
-    "measured, the largest relative increase phi(x_(i+1))/phi(x_i) - 1 on log-spaced grids (<= 0 claimed).",
+    "measured, the largest relative increase phi(x_(i+1))/phi(x_i) - 1 on log-spaced grids (<= 0 claimed)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -108,7 +156,20 @@ def lem_b34(ctx: Context) -> Evidence:
         b = 10 ** rng.uniform(-6, 6)
         values = np.log(_phi(x, a, b, p, q))
         measured.append(float(np.max(np.expm1(np.diff(values)))))
-    return Evidence(measured=measured, bound=0.0, relation="<=", atol=SCALED_ROUNDING)
+    points = Points()
+    for value in measured:
+        points.add(value, 0.0)
+
+    def at(p, q, a_over_min, b):
+        return float(np.max(np.expm1(np.diff(np.log(_phi(x, np.exp(p / q) * a_over_min, b, p, q)))))), 0.0
+
+    domain = Domain(
+        {"p": Axis(1.0, 10.0), "q": Axis(1.0, 10.0), "a_over_min": Axis(1.0, 3.0), "b": Axis(1e-6, 1e6)},
+        note="Lemma B.34's hypotheses p, q >= 1 (searched to 10), b > 0 (1e-6 to 1e6) and a >= exp(p/q) (a = exp(p/q) "
+        "a_over_min, the boundary a = exp(p/q) included), each function on the same log-spaced x grid.",
+    )
+    points.search(at, domain, "<=", ctx, scale=2)
+    return points.evidence("<=", atol=SCALED_ROUNDING)
 
 
 def _thm_b23_terms(rng, n: int) -> dict:
@@ -185,5 +246,102 @@ def thm_b23_monotone(ctx: Context) -> Evidence:
             "largest relative step (<= 0: decreasing everywhere)": largest,
             "why": "each is x^-1 log^p(a + b x) in x = lambda, lambda^2, lambda^5 with a = e^p, so Lemma B.34 makes it "
             "decreasing; the proof's use psi_i(lambda) <= psi_i(lambda_j) for lambda >= lambda_j needs exactly that",
+        },
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Printed constants of the proofs of Lemmas 3.24 and B.14
+# --------------------------------------------------------------------------------------------------
+
+
+@claim(
+    f"{PAPER}/lem-3.24:const",
+    source="proof of Lemma 3.24",
+    statement="(289/324) * 49 < 44, in exact rationals; 289/324 = (1/4)(sqrt(17)/3)^4 is Proposition B.9's constant "
+    "(Claims B.10 and B.11) and 49 = 7^2 comes from telescoping Proposition B.8.",
+    scope="printed",
+    expect="holds",
+)
+def lem_324_const(ctx: Context) -> Evidence:
+    """(289/324) * 49 against 44 in exact rationals (Fractions); the witness re-derives 289/324 from Proposition
+    B.9's factor (1/4)(17/9)^2."""
+    b9 = Fraction(1, 4) * Fraction(17, 9) ** 2  # (Q^2/4) (sqrt(17) eta/(3 gamma))^4 without Q, eta, gamma
+    control = negative_control(Evidence(Fraction(289, 324) * 49, Fraction(43), "<"), "the constant 44 replaced by 43")
+    return Evidence(
+        measured=Fraction(289, 324) * 49,
+        bound=Fraction(44),
+        relation="<",
+        witness={
+            "(1/4)(17/9)^2": str(b9),
+            "equals the printed 289/324": b9 == Fraction(289, 324),
+            "negative control": control,
+        },
+    )
+
+
+_RHO = (1 + gamma**2 * mu / eta) ** (2 * K)
+#: Proposition B.16 telescoped from (r, 0) times Proposition B.17's factor (as in the proof of Lemma B.14).
+_DERIVED_B14 = sp.expand(2 * gamma**2 * sigma**2 * K * _RHO * 17 * eta**2 * L**2 / (9 * gamma**2))
+#: The display in the proof of Lemma B.14.
+_PRINTED_B14 = sp.Rational(34, 9) * eta**2 * sigma**2 * K * _RHO
+_B14_UNITS = {**UNITS, gamma: STEP}
+
+
+@claim(
+    f"{PAPER}/lem-b.14:proof",
+    source="proof of Lemma B.14",
+    statement="The display (34/9) eta^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K) equals telescoped Proposition B.16 (2 "
+    "gamma^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K)) times Proposition B.17's factor 17 eta^2 L^2/(9 gamma^2), has the "
+    "units of ||grad F||^2, and 34/9 <= 4 gives the lemma's 4 eta^2 L^2 K sigma^2 (1 + gamma^2 mu/eta)^(2K) (sympy, "
+    "exact rationals).",
+    scope="printed",
+    expect="fails",
+)
+def lem_b14_proof(ctx: Context) -> Evidence:
+    """The printed display against telescoped Proposition B.16 times Proposition B.17's factor (sympy, exact), its
+    units by dimensional analysis, and the constant 34/9 against 4."""
+    return _b14_evidence(_PRINTED_B14)
+
+
+@claim(
+    f"{PAPER}/lem-b.14:proof-corrected",
+    source="proof of Lemma B.14, with the factor L^2 that Proposition B.17 carries",
+    statement="Corrected display (34/9) eta^2 L^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K): equal to telescoped "
+    "Proposition B.16 times Proposition B.17's factor, with the units of ||grad F||^2, and <= the lemma's bound since "
+    "34/9 <= 4.",
+    scope="corrected",
+    expect="holds",
+)
+def lem_b14_proof_corrected(ctx: Context) -> Evidence:
+    """The checks of lem-b.14:proof for the display with the factor L^2: sympy (exact) against telescoped
+    Proposition B.16 times Proposition B.17's factor, dimensional analysis, and 34/9 <= 4; a negative control runs
+    the same checks on the display as printed (without L^2), which must fail."""
+    ev = _b14_evidence(_PRINTED_B14 * L**2)
+    ev.witness["negative control"] = negative_control(_b14_evidence(_PRINTED_B14), "the display as printed")
+    return ev
+
+
+def _b14_evidence(display) -> Evidence:
+    """The three steps of the proof of Lemma B.14 for a given ``display`` (0 = the step holds)."""
+    consistent, units = check(display, GRAD2, _B14_UNITS)
+    lemma = 4 * eta**2 * L**2 * K * sigma**2 * _RHO
+    constant = sp.nsimplify(sp.simplify(_DERIVED_B14 / (eta**2 * L**2 * sigma**2 * K * _RHO)))
+    items = {
+        "B.16 telescoped x B.17 - display": int(sp.simplify(_DERIVED_B14 - display) != 0),
+        "display has units of ||grad F||^2": int(not consistent),
+        f"derived constant {constant} <= 4": int(not constant <= 4),
+        "lemma bound - display >= 0 (sign of the ratio - 1)": int(not sp.simplify(lemma / display - 1).is_nonnegative),
+    }
+    return Evidence(
+        measured=list(items.values()),
+        bound=0,
+        relation="==",
+        grid={"step": list(items)},
+        witness={
+            "derived": str(_DERIVED_B14),
+            "display": str(display),
+            "units of the display": units,
+            "ratio derived / display": str(sp.simplify(_DERIVED_B14 / display)),
         },
     )

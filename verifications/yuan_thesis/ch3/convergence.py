@@ -18,7 +18,7 @@ import numpy as np
 from fedtheory.algorithms import fedac
 from fedtheory.exact.fedac_moments import deviation_covariances, fedac_moments, powered_potentials
 from fedtheory.exact.moments import weighted_average_gap
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
 from fedtheory.harness.search import Axis, Domain
@@ -27,9 +27,26 @@ from fedtheory.oracles import AdditiveGaussian
 from fedtheory.problems import FederatedQuadratic, random_rotation, spd_matrix
 
 from . import printed
+from .eigen_instances import (
+    SPECTRUM_AXES,
+    SPECTRUM_NOTE,
+    capped_steps,
+    engine_check,
+    fedac_at_gamma,
+    fedac_block,
+    fedac_noise,
+    fedavg_weighted_powered,
+    fedavg_weighted_spectrum,
+    gamma_between,
+    spectrum_initial_potential,
+    spectrum_instance,
+    spectrum_potentials,
+    sums2,
+)
 
 PAPER = "yuan-thesis"
 NOISE = np.array([0.5, 0.3, 0.2])
+L = 1.0
 
 
 @family(f"{PAPER}/fedac-quadratic")
@@ -74,20 +91,35 @@ def convergence_grid(quick: bool):
                         yield kappa, sigma, M, K, R
 
 
+ANY_ETA = Axis(1e-8, 1.0)
+GAMMA_POSITION = Axis(0.0, 1.0, log=False)
+
+HYPOTHESES_31 = (
+    "every instance is a quadratic with Hessian eigenvalues in [mu, L] = [1/kappa, 1] (Assumption 3.1(a), (b)), "
+    "identical clients, additive noise with E||xi||^2 = tr C = sigma^2 (3.1(c) with equality), eta in (0, 1/L]"
+)
+
+
+def _spectrum_domain(note: str, **extra: Axis) -> Domain:
+    """The axes of :data:`.eigen_instances.SPECTRUM_AXES` and ``extra``, with the note ``note`` before theirs."""
+    return Domain({**SPECTRUM_AXES, **extra}, note=f"{note} {SPECTRUM_NOTE}")
+
+
 @claim(
     f"{PAPER}/lem-3.11",
     source="Lemma 3.11, (3.13)",
     statement="For every eta in (0, 1/L], FedAc-I yields E Psi^(R,0) <= exp(-max{eta mu, sqrt(eta mu/K)} K R) Psi0 + "
     "eta^(1/2) sigma^2/(2 mu^(1/2) M K^(1/2)) + eta sigma^2/(2M) + 390 eta^(3/2) L K^(1/2) sigma^2/mu^(1/2) + 7 eta^2 "
-    "L K sigma^2 (exact on quadratics; eta L from 1e-4 to 1, kappa, sigma, M, K, R grids).",
+    "L K sigma^2 (exact on quadratics; eta L from 1e-4 to 1, kappa, sigma, M, K, R grids, and a witness search over "
+    "the lemma's whole domain).",
     scope="printed",
     expect="holds",
 )
 def lem_311(ctx: Context) -> Evidence:
-    """FedAc-I on the quadratics of :func:`instance` over the eta, kappa, sigma, M, K, R grids: E Psi^(R,0) exact
-    (moments engine) against (3.13) in float64."""
+    """FedAc-I on the quadratics of :func:`instance` over the eta, kappa, sigma, M, K, R grids, then the witness search
+    over every eta in (0, 1/L], kappa, M, K, R, start and noise direction (:mod:`.eigen_instances`): E Psi^(R,0)
+    exact (moments engine; binary powering in the search) against (3.13) (:func:`.printed.bound_lem_311`)."""
     points = Points()
-    L = 1.0
     for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
         mu = problem.mu
@@ -96,11 +128,7 @@ def lem_311(ctx: Context) -> Evidence:
             params = fedac.fedac_i(float(eta), mu, K, M, L=L)
             points.add(
                 _run(ctx, kappa, sigma, params, R)[0],
-                np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R) * psi0
-                + np.sqrt(eta) * sigma**2 / (2 * np.sqrt(mu) * M * np.sqrt(K))
-                + eta * sigma**2 / (2 * M)
-                + 390 * eta**1.5 * L * np.sqrt(K) * sigma**2 / np.sqrt(mu)
-                + 7 * eta**2 * L * K * sigma**2,
+                printed.bound_lem_311(float(eta), mu, M, K, R, psi0, sigma**2, L),
                 kappa=kappa,
                 sigma=sigma,
                 M=M,
@@ -108,7 +136,17 @@ def lem_311(ctx: Context) -> Evidence:
                 R=R,
                 eta_L=float(eta),
             )
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, M, K, R, B, start_eig, noise_eig, eta_L):
+        psi0 = spectrum_initial_potential(kappa, start_eig, B, "psi")
+        psi = spectrum_potentials(kappa, start_eig, noise_eig, B, fedac.fedac_i(eta_L, 1 / kappa, K, M, L=L), R)[0]
+        return psi, printed.bound_lem_311(eta_L, 1 / kappa, M, K, R, psi0, 1.0, L), {"Psi0": psi0}
+
+    domain = _spectrum_domain(
+        "Lemma 3.11 holds for every eta in (0, 1/L] (searched from 1e-8 L^-1 to 1/L).", eta_L=ANY_ETA
+    )
+    points.search(at, domain, "<=", ctx, scale=4)  # an evaluation is O(log K R) 2x2 products
+    return points.evidence("<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_31})
 
 
 @claim(
@@ -120,8 +158,13 @@ def lem_311(ctx: Context) -> Evidence:
 )
 def lem_311_const(ctx: Context) -> Evidence:
     """The printed numeric estimate of the proof: 7 e^4 + 1/2 evaluated in float64 (no instance), against 390
-    (strictly below claimed)."""
-    return Evidence(measured=7 * np.exp(4) + 0.5, bound=390.0, relation="<", witness={"7 e^4 + 1/2": 7 * np.e**4 + 0.5})
+    (strictly below claimed); a negative control runs the same check with 390 replaced by 382 (7 e^4 + 1/2 =
+    382.7)."""
+    value = 7 * np.exp(4) + 0.5
+    control = negative_control(Evidence(value, 382.0, "<"), "the constant 390 replaced by 382")
+    return Evidence(
+        measured=value, bound=390.0, relation="<", witness={"7 e^4 + 1/2": value, "negative control": control}
+    )
 
 
 @claim(
@@ -130,14 +173,16 @@ def lem_311_const(ctx: Context) -> Evidence:
     statement="With eta = min{1/L, log^2(e + min{mu M K R Psi0/sigma^2, mu^2 K R^3 Psi0/(L sigma^2)})/(mu K R^2)}, "
     "FedAc-I yields E Psi^(R,0) <= min{exp(-mu K R/L), exp(-mu^(1/2) K^(1/2) R/L^(1/2))} Psi0 + (2 sigma^2/(mu M K R)) "
     "log^2(e + mu M K R Psi0/sigma^2) + (400 L sigma^2/(mu^2 K R^3)) log^4(e + mu^2 K R^3 Psi0/(L sigma^2)) (exact "
-    "on quadratics).",
+    "on quadratics)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
 def thm_35(ctx: Context) -> Evidence:
-    """FedAc-I at the printed step size on the quadratics of :func:`instance` (kappa, sigma, M, K, R grids):
-    E Psi^(R,0) exact (moments engine) against the printed bound (:func:`.printed.bound_thm35`)."""
-    points, L = Points(), 1.0
+    """FedAc-I at the printed step size on the quadratics of :func:`instance` (kappa, sigma, M, K, R grids), then the
+    witness search over kappa, M, K, R, the start and the noise direction (:mod:`.eigen_instances`): E Psi^(R,0)
+    exact (moments engine; binary powering in the search) against the printed bound (:func:`.printed.bound_thm35`)."""
+    points = Points()
     for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
         mu = problem.mu
@@ -153,33 +198,58 @@ def thm_35(ctx: Context) -> Evidence:
             R=R,
             eta_L=eta * L,
         )
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, M, K, R, B, start_eig, noise_eig):
+        mu, psi0 = 1 / kappa, spectrum_initial_potential(kappa, start_eig, B, "psi")
+        eta = printed.eta_thm35(mu, M, K, R, psi0, 1.0, L)
+        psi = spectrum_potentials(kappa, start_eig, noise_eig, B, fedac.fedac_i(eta, mu, K, M, L=L), R)[0]
+        return psi, printed.bound_thm35(mu, M, K, R, psi0, 1.0, L), {"eta_L": eta * L, "Psi0": psi0}
+
+    record = points.search(at, _spectrum_domain("Theorem 3.5 at its printed step size."), "<=", ctx, scale=4)
+    witness = {"hypotheses": HYPOTHESES_31 + ", at the printed step size", "engine check": _psi_check(record)}
+    return points.evidence("<=", rtol=ROUNDING, witness=witness)
+
+
+def _psi_check(record: dict) -> dict:
+    """Theorem 3.5's worst search entry by :func:`fedtheory.exact.fedac_moments.powered_potentials` on the explicit
+    instance, beside the 2x2 engine (:func:`.eigen_instances.engine_check`)."""
+
+    def run(kappa, M, K, R, B, start_eig, noise_eig, engine):
+        mu, psi0 = 1 / kappa, spectrum_initial_potential(kappa, start_eig, B, "psi")
+        params = fedac.fedac_i(printed.eta_thm35(mu, M, K, R, psi0, 1.0, L), mu, K, M, L=L)
+        if engine == "2x2":
+            return spectrum_potentials(kappa, start_eig, noise_eig, B, params, R)[0]
+        problem, x0, C = spectrum_instance(kappa, start_eig, noise_eig, B)
+        return powered_potentials(problem, C, params, x0, R)[0]
+
+    return engine_check(record, lambda **p: run(**p, engine="2x2"), lambda **p: run(**p, engine="library"))
 
 
 @claim(
     f"{PAPER}/lem-3.23",
     source="Lemma 3.23 (quadratics: the gradient-discrepancy term is 0)",
-    statement="For every eta in (0, 1/L] and gamma = max{eta, sqrt(eta/(mu K))}, FedAc-II yields E Phi^(R,0) <= "
-    "exp(-gamma mu K R/3) Phi0 + 3 eta^2 L sigma^2/(2 gamma mu M) + gamma sigma^2/(2M) (exact on quadratics).",
+    statement="For every eta in (0, 1/L] and gamma in [eta, sqrt(eta/mu)] (grid: FedAc-II's gamma = max{eta, "
+    "sqrt(eta/(mu K))}), FedAc-II's alpha, beta of gamma yield E Phi^(R,0) <= exp(-gamma mu K R/3) Phi0 + 3 eta^2 L "
+    "sigma^2/(2 gamma mu M) + gamma sigma^2/(2M) (exact on quadratics; a grid and a witness search over the lemma's "
+    "whole domain, gamma included).",
     scope="printed",
     expect="holds",
 )
 def lem_323(ctx: Context) -> Evidence:
-    """FedAc-II (gamma = max{eta, sqrt(eta/(mu K))}) on the quadratics of :func:`instance` over the eta, kappa,
-    sigma, M, K, R grids: E Phi^(R,0) exact (moments engine) against the printed bound in float64."""
-    points, L = Points(), 1.0
+    """FedAc-II (gamma = max{eta, sqrt(eta/(mu K))}) on the quadratics of :func:`instance` over the eta, kappa, sigma,
+    M, K, R grids, then the witness search over every eta in (0, 1/L], gamma in [eta, sqrt(eta/mu)], kappa, M, K, R,
+    start and noise direction: E Phi^(R,0) exact (moments engine; binary powering in the search) against the printed
+    bound (:func:`.printed.bound_lem_323`)."""
+    points = Points()
     for kappa, sigma, M, K, R in convergence_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
         mu = problem.mu
         phi0 = initial_potential(problem, x0, "phi")
         for eta in np.geomspace(1e-4, 1.0, 5 if ctx.quick else 13):
             params = fedac.fedac_ii(float(eta), mu, K, M, L=L)
-            g = params.gamma
             points.add(
                 _run(ctx, kappa, sigma, params, R)[1],
-                np.exp(-g * mu * K * R / 3) * phi0
-                + 3 * eta**2 * L * sigma**2 / (2 * g * mu * M)
-                + g * sigma**2 / (2 * M),
+                printed.bound_lem_323(float(eta), params.gamma, mu, M, K, R, phi0, sigma**2, L),
                 kappa=kappa,
                 sigma=sigma,
                 M=M,
@@ -187,7 +257,24 @@ def lem_323(ctx: Context) -> Evidence:
                 R=R,
                 eta_L=float(eta),
             )
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, M, K, R, B, start_eig, noise_eig, eta_L, gamma_position):
+        mu, phi0 = 1 / kappa, spectrum_initial_potential(kappa, start_eig, B, "phi")
+        gamma = gamma_between(eta_L, mu, gamma_position)
+        phi = spectrum_potentials(kappa, start_eig, noise_eig, B, fedac_at_gamma(eta_L, gamma, mu, K, M, "FedAc-II"), R)
+        bound = printed.bound_lem_323(eta_L, gamma, mu, M, K, R, phi0, 1.0, L)
+        return phi[1], bound, {"gamma/eta": gamma / eta_L, "Phi0": phi0}
+
+    domain = _spectrum_domain(
+        "Lemma 3.23 holds for every eta in (0, 1/L] and gamma in [eta, sqrt(eta/mu)] (gamma_position: the fraction "
+        "of the way from eta to sqrt(eta/mu) in log scale).",
+        eta_L=ANY_ETA,
+        gamma_position=GAMMA_POSITION,
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
+    return points.evidence(
+        "<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_31 + ", gamma in [eta, sqrt(eta/mu)]"}
+    )
 
 
 def _fedac_ii_step_and_bound(which: str, mu, M, K, R, phi0, s2, L=1.0) -> tuple[float, float]:
@@ -317,13 +404,15 @@ def thm_b1(ctx: Context) -> Evidence:
 @claim(
     f"{PAPER}/remark-3.6",
     source="Remark 3.6 and Remark B.2 (Psi0, Phi0 <= L B^2)",
-    statement="Psi^(0,0) <= L B^2 and Phi^(0,0) <= L B^2 (random quadratics and starts).",
+    statement="Psi^(0,0) <= L B^2 and Phi^(0,0) <= L B^2 (random quadratics and starts)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
 def remark_36(ctx: Context) -> Evidence:
     """Random positive definite quadratics (d <= 5) and starts over four decades of distance: Psi^(0,0) and
-    Phi^(0,0) over L B^2, evaluated in float64, against 1."""
+    Phi^(0,0) over L B^2, evaluated in float64, against 1; then the witness search over kappa, the start's
+    eigen-direction and distance (Psi^(0,0) >= Phi^(0,0), so Psi is searched)."""
     rng = np.random.default_rng(seed_for(f"{PAPER}/remark-3.6"))
     points = Points()
     for _ in range(200 if ctx.quick else 2000):
@@ -333,8 +422,19 @@ def remark_36(ctx: Context) -> Evidence:
         x0 = p.x_star + rng.normal(size=d) * 10 ** rng.uniform(-2, 2)
         B2 = float(np.sum((x0 - p.x_star) ** 2))
         for which in ("psi", "phi"):
-            points.add(initial_potential(p, x0, which) / (p.L * B2), potential=which)
-    return points.evidence("<=", bound=1.0, rtol=SHORT_ROUNDING)
+            points.add(initial_potential(p, x0, which) / (p.L * B2), 1.0, potential=which)
+
+    def at(kappa, start_eig, B):
+        return spectrum_initial_potential(kappa, start_eig, B, "psi") / (L * B**2), 1.0, {"potential": "psi"}
+
+    domain = Domain(
+        {"kappa": Axis(1.0, 1e4), "start_eig": Axis(0.0, 1.0, log=False), "B": Axis(1e-5, 1e5)},
+        note="Any mu-strongly convex, L-smooth quadratic and start (L = 1 by scaling); Psi0 is linear in the squared "
+        "components of x0 - x* along the Hessian's eigen-directions, so a start along one eigen-direction (eigenvalue "
+        "kappa^-start_eig) is the worst.",
+    )
+    points.search(at, domain, "<=", ctx, scale=2)
+    return points.evidence("<=", rtol=SHORT_ROUNDING)
 
 
 def _within_round(ctx: Context):
@@ -350,18 +450,42 @@ def _within_round(ctx: Context):
                         yield kappa, sigma, M, K, float(eta), problem, params, covs
 
 
+GAMMA_CASE = Axis(0, 1, log=False, integer=True)
+HYPOTHESES_310 = (
+    "FedAc-I's alpha = 1/(gamma mu), beta = alpha + 1 at gamma in [eta, sqrt(eta/mu)], eta in (0, 1/L], on a quadratic "
+    "with Hessian eigenvalues in [mu, L] = [1/kappa, 1] and additive noise with tr C = sigma^2 (Assumption 3.1)"
+)
+
+
+def _gamma_case(eta_L, mu, gamma_is_eta, gamma_position) -> tuple[float, float]:
+    """(gamma, per-step factor 1 + 2 gamma^2 mu/eta of Proposition 3.16, or 1 at gamma = eta): ``gamma_is_eta = 1``
+    is the case gamma = eta, otherwise gamma is ``gamma_position`` of the way to sqrt(eta/mu) (log scale)."""
+    gamma = eta_L if gamma_is_eta else gamma_between(eta_L, mu, gamma_position)
+    return gamma, 1.0 if gamma == eta_L else 1 + 2 * gamma**2 * mu / eta_L
+
+
+def _deviation_blocks(h, weights, params, steps: int) -> np.ndarray:
+    """sum_(j < steps) P^j n n' P^j' w_i in each eigen-direction i (curvature h_i, share w_i of sigma^2 = 1): the
+    covariance of one client's (x, x_ag) minus the clients' average after ``steps`` local steps, over 1 - 1/M."""
+    blocks = [sums2(fedac_block(v, params), fedac_noise(params, w), steps) for v, w in zip(h, weights)]
+    return np.array(blocks).reshape(-1, 2, 2)
+
+
 @claim(
     f"{PAPER}/prop-3.17:telescoped",
     source="proof of Lemma 3.10 (Proposition 3.17 telescoped from D^(r,0) = 0)",
-    statement="For FedAc-I and two clients, E||X^-1 [D_ag; D]^(r,k)||^2 <= 2 gamma^2 sigma^2 k (1 + 2 gamma^2 mu/eta)^"
-    "(2k) for gamma > eta and <= 2 gamma^2 sigma^2 k for gamma = eta, every k <= K (exact on quadratics).",
+    statement="For FedAc-I's alpha, beta at any gamma in [eta, sqrt(eta/mu)] (grid: the prescribed gamma) and two "
+    "clients, E||X^-1 [D_ag; D]^(r,k)||^2 <= 2 gamma^2 sigma^2 k (1 + 2 gamma^2 mu/eta)^(2k) for gamma > eta and <= 2 "
+    "gamma^2 sigma^2 k for gamma = eta, every k <= K (exact on quadratics; a grid and a witness search).",
     scope="printed",
     expect="holds",
 )
 def prop_317_telescoped(ctx: Context) -> Evidence:
     """FedAc-I, two clients, on the quadratics of :func:`instance` (M in {2, 16} scales sigma^2 (1 - 1/M)): the
     pair difference's covariance is exact (:func:`~fedtheory.exact.fedac_moments.deviation_covariances`), so
-    E||X^-1 [D_ag; D]||^2 is its transformed trace, against the telescoped bound at every k <= K."""
+    E||X^-1 [D_ag; D]||^2 is its transformed trace, against the telescoped bound at every k <= K; then the witness
+    search over kappa, eta, gamma, k and the noise's eigen-direction (the left side is linear in the noise
+    covariance, so one direction is the worst; sigma = 1 and M drop out)."""
     points = Points()
     for kappa, sigma, M, K, eta, problem, params, covs in _within_round(ctx):
         d, g, mu = problem.dim, params.gamma, problem.mu
@@ -375,7 +499,32 @@ def prop_317_telescoped(ctx: Context) -> Evidence:
         rhs = 2 * g**2 * sigma**2 * k * factor
         for step in range(1, K + 1):
             points.add(lhs[step], rhs[step], kappa=kappa, sigma=sigma, M=M, K=K, eta_L=eta, k=step)
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, eta_L, gamma_is_eta, gamma_position, k, noise_eig):
+        mu = 1 / kappa
+        gamma, factor = _gamma_case(eta_L, mu, gamma_is_eta, gamma_position)
+        k = capped_steps(k, 2 * np.log(factor))
+        S = 2 * _deviation_blocks([kappa**-noise_eig], [1.0], fedac_at_gamma(eta_L, gamma, mu, 1, 2, "FedAc-I"), k)[0]
+        T = np.array([[0.0, gamma / eta_L], [1.0, -gamma / eta_L]])  # X^-1 on (D_ag, D), from the (x, x_ag) order
+        return float(np.trace(T @ S @ T.T)), 2 * gamma**2 * k * factor ** (2 * k), {"gamma/eta": gamma / eta_L, "k": k}
+
+    domain = Domain(
+        {
+            "kappa": Axis(1.0, 1e4),
+            "eta_L": ANY_ETA,
+            "gamma_is_eta": GAMMA_CASE,
+            "gamma_position": GAMMA_POSITION,
+            "k": Axis(1, 1024, integer=True),
+            "noise_eig": Axis(0.0, 1.0, log=False),
+        },
+        note="The telescoped bound holds for every gamma in [eta, sqrt(eta/mu)] (gamma_is_eta = 1: the case gamma = "
+        "eta; otherwise gamma is gamma_position of the way to sqrt(eta/mu) in log scale), eta in (0, 1/L], k >= 1, "
+        "every quadratic with spectrum in [mu, L] and noise with tr C = sigma^2: L = sigma = 1 by scaling, M drops out "
+        "of the pair difference, and the left side is linear in C, so noise along one eigen-direction (eigenvalue "
+        "kappa^-noise_eig) is the worst. k is lowered where the printed factor would pass e^600 (float64).",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
+    return points.evidence("<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_310 + ", two clients"})
 
 
 @claim(
@@ -383,15 +532,18 @@ def prop_317_telescoped(ctx: Context) -> Evidence:
     source="Lemma 3.10, (3.11)",
     statement="The discrepancy overhead max_k E[(1/M) sum_m ||xbar_md - x_md,m|| ||(xbar - x_m)/(1 + gamma mu) + "
     "gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)||] is <= 7 eta gamma K sigma^2 (1 + 2 gamma^2 mu/eta)^(2K) (gamma > "
-    "eta) or 7 eta^2 K sigma^2 (gamma = eta); checked through the Cauchy-Schwarz upper bound sqrt(E||a||^2 E||b||^2) "
-    "of the left side, exact on quadratics (a holding upper bound decides).",
+    "eta) or 7 eta^2 K sigma^2 (gamma = eta), for FedAc-I's alpha, beta at any gamma in [eta, sqrt(eta/mu)]; measured "
+    "by the Cauchy-Schwarz value sqrt(E||a||^2 E||b||^2), exact on quadratics, which is both an upper bound of the "
+    "left side and its supremum over instances (the left side of the same instance repeated in n orthogonal copies, "
+    "noise C/n each, tends to it); a grid (prescribed gamma) and a witness search over the lemma's domain.",
     scope="printed",
     expect="holds",
 )
 def lem_310(ctx: Context) -> Evidence:
-    """FedAc-I on the quadratics of :func:`instance` (grid of :func:`prop_317_telescoped`): the left side is bounded
-    above by the exact Cauchy-Schwarz value sqrt(E||a||^2 E||b||^2) from the exact deviation covariances, max over
-    k < K, against (3.11) in float64."""
+    """FedAc-I on the quadratics of :func:`instance` (grid of :func:`prop_317_telescoped`): the exact Cauchy-Schwarz
+    value sqrt(E||a||^2 E||b||^2) from the exact deviation covariances, max over k < K, against (3.11) in float64;
+    then the witness search over kappa, eta, gamma, K, M and a noise split over two eigen-directions (the
+    Cauchy-Schwarz value is not linear in C, so two directions and a weight are searched)."""
     points = Points()
     for kappa, sigma, M, K, eta, problem, params, covs in _within_round(ctx):
         d, g, mu, b = problem.dim, params.gamma, problem.mu, params.beta_inv
@@ -407,7 +559,39 @@ def lem_310(ctx: Context) -> Evidence:
             else 7 * eta * g * K * sigma**2 * (1 + 2 * g**2 * mu / eta) ** (2 * K)
         )
         points.add(float(worst), rhs, kappa=kappa, sigma=sigma, M=M, K=K, eta_L=eta)
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, eta_L, gamma_is_eta, gamma_position, K, M, noise_eig, noise_eig_2, noise_share):
+        mu = 1 / kappa
+        gamma, factor = _gamma_case(eta_L, mu, gamma_is_eta, gamma_position)
+        K = capped_steps(K, 2 * np.log(factor))
+        params = fedac_at_gamma(eta_L, gamma, mu, K, M, "FedAc-I")
+        h, weights = [kappa**-noise_eig, kappa**-noise_eig_2], [noise_share, 1 - noise_share]
+        S = (1 - 1 / M) * _deviation_blocks(h, weights, params, K - 1).sum(axis=0)  # k = K - 1: covariances grow in k
+        md = np.array([params.beta_inv, 1 - params.beta_inv])
+        combo = np.array([1.0, gamma * mu]) / (1 + gamma * mu)
+        bound = 7 * eta_L * gamma * K * factor ** (2 * K)  # = 7 eta^2 K at gamma = eta (factor 1)
+        return float(np.sqrt((md @ S @ md) * (combo @ S @ combo))), bound, {"gamma/eta": gamma / eta_L, "K": K}
+
+    domain = Domain(
+        {
+            "kappa": Axis(1.0, 1e4),
+            "eta_L": ANY_ETA,
+            "gamma_is_eta": GAMMA_CASE,
+            "gamma_position": GAMMA_POSITION,
+            "K": Axis(1, 1024, integer=True),
+            "M": Axis(1, 1024, integer=True),
+            "noise_eig": Axis(0.0, 1.0, log=False),
+            "noise_eig_2": Axis(0.0, 1.0, log=False),
+            "noise_share": Axis(0.0, 1.0, log=False),
+        },
+        note="Lemma 3.10 holds for every gamma in [eta, sqrt(eta/mu)] (as for prop-3.17:telescoped), eta in (0, 1/L], "
+        "K, M >= 1, every quadratic with spectrum in [mu, L] and noise with tr C = sigma^2: L = sigma = 1 by scaling; "
+        "the noise split over two eigen-directions (eigenvalues kappa^-noise_eig, kappa^-noise_eig_2, shares "
+        "noise_share and 1 - noise_share); the deviation covariances grow with k, so the max over k < K is at k = K "
+        "- 1. K is lowered where the printed factor would pass e^600 (float64).",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
+    return points.evidence("<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_310})
 
 
 def fedavg_weighted_gap(problem, sigma: float, eta: float, K: int, R: int, M: int, x0) -> float:
@@ -427,17 +611,39 @@ def _b18_grid(quick: bool):
                         yield kappa, sigma, M, K, R
 
 
+HYPOTHESES_32 = (
+    "every instance is a quadratic (Q = 0, Assumption 3.2(a)) with Hessian eigenvalues in [mu, L] = [1/kappa, 1] "
+    "(Assumption 3.1(a), (b)), identical clients, and noise along one eigen-direction of constant norm sigma (+-sigma "
+    "e: E||xi||^2 = sigma^2 and E||xi||^4 = sigma^4, Assumptions 3.1(c) and 3.2(b) with equality; the exact "
+    "engines use only its covariance)"
+)
+
+
+RAISED_SIGMA_32 = (
+    "the grid's Gaussian noise N(0, diag(0.5, 0.3, 0.2) s^2) with sigma raised to max{sqrt(tr C), (E||xi||^4)^(1/4)} "
+    "(Assumption 3.2(b))"
+)
+GRID_NOISE_32 = (
+    "the grid's noise has covariance diag(0.5, 0.3, 0.2) sigma^2 with sigma^2 = tr C: as a Gaussian it misses "
+    "Assumption 3.2(b), but the law +-sigma e_i with probability c_i/(2 sigma^2) has the same covariance and constant "
+    "norm sigma (3.2(b) with equality), and the exact engine uses only the covariance"
+)
+
+
 @claim(
     f"{PAPER}/lem-b.19",
     source="Lemma B.19, at Q = 0 (quadratics)",
     statement="For eta in (0, 1/(4L)], FedAvg yields E F(sum rho xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= (1/eta) "
-    "exp(-eta mu K R/2) B^2 + eta sigma^2/M (exact on quadratics).",
+    "exp(-eta mu K R/2) B^2 + eta sigma^2/M (exact on quadratics; a grid and a witness search over the lemma's "
+    "whole domain).",
     scope="printed",
     expect="holds",
 )
 def lem_b19(ctx: Context) -> Evidence:
     """FedAvg with Theorem B.18's weights on the quadratics of :func:`instance`, eta L in [1e-3, 1/4]: the weighted
-    gap plus (mu/2) E||xbar^(R,0) - x*||^2 exact (:func:`fedavg_weighted_gap`) against the printed bound."""
+    gap plus (mu/2) E||xbar^(R,0) - x*||^2 exact (:func:`fedavg_weighted_gap`) against the printed bound; then the
+    witness search over every eta in (0, 1/(4L)], kappa, M, K, R, the start and the noise direction (the same
+    quantity by binary powering, direction by direction)."""
     points = Points()
     for kappa, sigma, M, K, R in _b18_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
@@ -445,7 +651,7 @@ def lem_b19(ctx: Context) -> Evidence:
             s2 = float(np.sum(NOISE)) * sigma**2
             points.add(
                 fedavg_weighted_gap(problem, sigma, float(eta), K, R, M, x0),
-                np.exp(-eta * problem.mu * K * R / 2) / eta + eta * s2 / M,
+                printed.bound_lem_b19(float(eta), problem.mu, M, K, R, 1.0, s2),
                 kappa=kappa,
                 sigma=sigma,
                 M=M,
@@ -453,7 +659,22 @@ def lem_b19(ctx: Context) -> Evidence:
                 R=R,
                 eta_L=float(eta),
             )
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, M, K, R, B, start_eig, noise_eig, eta_L):
+        measured = fedavg_weighted_spectrum(kappa, start_eig, noise_eig, B, eta_L, M, K * R)
+        return measured, printed.bound_lem_b19(eta_L, 1 / kappa, M, K, R, B, 1.0)
+
+    def library(kappa, M, K, R, B, start_eig, noise_eig, eta_L):
+        problem, x0, C = spectrum_instance(kappa, start_eig, noise_eig, B)
+        return fedavg_weighted_powered(problem, C, eta_L, M, K * R, x0)
+
+    domain = _spectrum_domain("Lemma B.19 holds for every eta in (0, 1/(4L)] (from 1e-8/L).", eta_L=Axis(1e-8, 0.25))
+    record = points.search(at, domain, "<=", ctx, scale=4)
+    witness = {
+        "hypotheses": HYPOTHESES_32 + "; " + GRID_NOISE_32,
+        "engine check": engine_check(record, lambda **p: at(**p)[0], library),
+    }
+    return points.evidence("<=", rtol=ROUNDING, witness=witness)
 
 
 @claim(
@@ -461,23 +682,25 @@ def lem_b19(ctx: Context) -> Evidence:
     source="Theorem B.18, at Q = 0 (quadratics; the Q-terms drop out)",
     statement="With eta = min{1/(4L), (2/(mu K R)) log(e + mu^2 M K^2 R^2 B^2/sigma^2)}, FedAvg yields E F(sum rho "
     "xbar) - F* + (mu/2) E||xbar^(R,0) - x*||^2 <= exp(-mu K R/(8L)) 4 L B^2 + (3 sigma^2/(mu M K R)) log(e + mu^2 M "
-    "K^2 R^2 B^2/sigma^2) (exact on quadratics; sigma meets Assumption 3.2(b)).",
+    "K^2 R^2 B^2/sigma^2) (exact on quadratics; sigma meets Assumption 3.2(b); a grid and a witness search over the "
+    "theorem's whole domain).",
     scope="printed",
     expect="holds",
 )
 def thm_b18(ctx: Context) -> Evidence:
     """FedAvg at Theorem B.18's step size (Q = 0, B = 1) on the quadratics of :func:`instance`, sigma raised to meet
-    Assumption 3.2(b): the weighted gap plus (mu/2) E||xbar^(R,0) - x*||^2 exact against the printed bound."""
-    points, L = Points(), 1.0
+    Assumption 3.2(b) for Gaussian noise: the weighted gap plus (mu/2) E||xbar^(R,0) - x*||^2 exact against the
+    printed bound; then the witness search over kappa, M, K, R, B, the start and the noise direction (constant-norm
+    noise, sigma^2 = tr C)."""
+    points = Points()
     for kappa, sigma, M, K, R in _b18_grid(ctx.quick):
         problem, x0 = instance(ctx, kappa)
         mu = problem.mu
         s2 = sigma_assumption_32(sigma) ** 2
-        inner = mu**2 * M * K**2 * R**2 / s2  # B = 1
         eta = printed.eta_thm_b18(mu, M, K, R, s2, L)
         points.add(
             fedavg_weighted_gap(problem, sigma, eta, K, R, M, x0),
-            np.exp(-mu * K * R / (8 * L)) * 4 * L + 3 * s2 / (mu * M * K * R) * np.log(np.e + inner),
+            printed.bound_thm_b18(mu, M, K, R, s2, L),
             kappa=kappa,
             sigma=sigma,
             M=M,
@@ -485,4 +708,12 @@ def thm_b18(ctx: Context) -> Evidence:
             R=R,
             eta_L=eta,
         )
-    return points.evidence("<=", rtol=ROUNDING)
+
+    def at(kappa, M, K, R, B, start_eig, noise_eig):
+        mu = 1 / kappa
+        eta = printed.eta_thm_b18(mu, M, K, R, 1.0, L, B=B)
+        measured = fedavg_weighted_spectrum(kappa, start_eig, noise_eig, B, eta, M, K * R)
+        return measured, printed.bound_thm_b18(mu, M, K, R, 1.0, L, B=B), {"eta_L": eta * L}
+
+    points.search(at, _spectrum_domain("Theorem B.18 at its printed step size (Q = 0)."), "<=", ctx, scale=4)
+    return points.evidence("<=", rtol=ROUNDING, witness={"hypotheses": HYPOTHESES_32 + "; " + RAISED_SIGMA_32})

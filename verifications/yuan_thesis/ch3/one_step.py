@@ -11,6 +11,8 @@ B.1.2.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import sympy as sp
 from scipy.special import expit
@@ -18,6 +20,7 @@ from scipy.special import expit
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.problems import FederatedQuadratic, LogisticRegression, logistic_data, random_rotation, spd_matrix
 from fedtheory.reference import logistic_optimum
 
@@ -107,65 +110,135 @@ def one_step_draws(ctx: Context, prob):
         yield M, x, x_ag, a, b, eta, gamma
 
 
+class Quadratic1D(QuadraticCase):
+    """F = h x^2/2 with additive Gaussian noise of variance s^2 (sigma^2 = s^2), smoothness L >= h and strong
+    convexity mu <= h: the instance of the witness searches."""
+
+    name = "1-D quadratic + Gaussian noise"
+
+    def __init__(self, h: float, mu: float, s: float, L: float = 1.0):
+        self.p = SimpleNamespace(A_mean=np.array([[h]]), b_mean=np.zeros(1))  # what QuadraticCase's callers read
+        self.h, self.C = h, np.array([[s**2]])
+        self.sigma2, self.L, self.mu, self.x_star = s**2, L, mu, np.zeros(1)
+
+    def gap(self, x):
+        return 0.5 * self.h * np.sum(np.asarray(x) ** 2, axis=-1)
+
+    def grad(self, x):
+        return self.h * np.asarray(x)
+
+    def expected_gap_after(self, md, eta):
+        return self.gap(md - eta * self.grad(md)) + 0.5 * eta**2 * self.h * self.sigma2
+
+
+def _sides(prob, which: str, x, x_ag, a, b, eta, gamma) -> list[tuple[float, float]]:
+    """(LHS, RHS) of Proposition 3.12 (``which = "3.12"``), 3.13 or Claim 3.14 (one pair per client) at client
+    states ``x``, ``x_ag`` of shape (M, d) with 1/alpha = ``a``, 1/beta = ``b``."""
+    M = x.shape[0]
+    md = b * x + (1 - b) * x_ag
+    g = prob.grad(md)  # (M, d)
+    xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
+    if which == "3.12":
+        lhs_mean = ((1 - a) * x + a * md - gamma * g).mean(0) - prob.x_star
+        lhs = float(lhs_mean @ lhs_mean) + prob.step_moments(md, gamma) / M**2
+        c = a * (1 - b)
+        inner = np.sum(g * ((1 - c) * x + c * x_ag - prob.x_star), axis=1).mean()
+        spread = np.linalg.norm(mdbar - md, axis=1) * np.linalg.norm((1 - c) * (xbar - x) + c * (agbar - x_ag), axis=1)
+        rhs = (
+            (1 - a) * float(np.sum((xbar - prob.x_star) ** 2))
+            + a * float(np.sum((mdbar - prob.x_star) ** 2))
+            + gamma**2 * float(np.sum(g.mean(0) ** 2))
+            + gamma**2 * prob.sigma2 / M
+            - 2 * gamma * inner
+            + 2 * gamma * prob.L * spread.mean()
+        )
+        return [(lhs, rhs)]
+    after = prob.expected_gap_after(md, eta)  # (M,)
+    before = prob.gap(x_ag)
+    w = b / a  # alpha / beta
+    inner = np.sum(g * (w * x + (1 - w) * x_ag - prob.x_star), axis=1)
+    if which == "3.14":
+        return [
+            (
+                float(after[m]),
+                (1 - a) * before[m]
+                - 0.5 * eta * float(g[m] @ g[m])
+                + 0.5 * eta**2 * prob.L * prob.sigma2
+                - 0.5 * prob.mu * a * float(np.sum((md[m] - prob.x_star) ** 2))
+                + a * inner[m],
+            )
+            for m in range(M)
+        ]
+    rhs = (
+        (1 - a) * float(before.mean())
+        - 0.5 * eta * float(np.sum(g.mean(0) ** 2))
+        + 0.5 * eta**2 * prob.L * prob.sigma2
+        + a * float(inner.mean())
+        - 0.5 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2))
+    )
+    return [(float(after.mean()), rhs)]
+
+
+def _normalized(lhs: float, rhs: float) -> tuple[float, float]:
+    """Both sides divided by |LHS| + |RHS| (the scale of their rounding)."""
+    scale = abs(lhs) + abs(rhs) + 1e-300
+    return lhs / scale, rhs / scale
+
+
+#: The witness search's domain for the one-step blocks at arbitrary states (shared with one_step_fedac_ii).
+STATE_DOMAIN = Domain(
+    {
+        "M": Axis(1, 2, integer=True),
+        "x1": Axis(-10.0, 10.0, log=False),
+        "x2": Axis(-10.0, 10.0, log=False),
+        "x_ag1": Axis(-10.0, 10.0, log=False),
+        "x_ag2": Axis(-10.0, 10.0, log=False),
+        "inv_alpha": Axis(1e-4, 1.0),
+        "inv_beta": Axis(0.0, 1.0, log=False),
+        "eta_L": Axis(1e-4, 1.0),
+        "gamma_over_eta": Axis(1e-3, 1e3),
+        "h": Axis(1e-4, 1.0),
+        "mu_over_h": Axis(1e-4, 1.0),
+        "s": Axis(1e-3, 10.0),
+    },
+    note="The one-step propositions hold at any client states for any alpha, beta >= 1, eta <= 1/L and gamma > 0, on "
+    "any F with Assumption 3.1: the search runs F = h x^2/2 (L = 1 >= h, mu = h mu_over_h) with additive Gaussian "
+    "noise of variance s^2 (sigma^2 = s^2), M in {1, 2} clients with states in [-10, 10] (x* = 0; client 2 unused "
+    "at M = 1), 1/alpha from 1e-4 to 1, 1/beta in [0, 1], eta L from 1e-4 to 1, gamma/eta from 1e-3 to 1e3. Left "
+    "out: d > 1 and M > 2 (covered by the random draws), non-quadratic F (the logistic instance of the draws).",
+)
+
+
+def state_instance(M, x1, x2, x_ag1, x_ag2, h, mu_over_h, s, **_):
+    """The 1-D quadratic and client states of a point of :data:`STATE_DOMAIN`."""
+    x = np.array([[x1], [x2]])[:M]
+    x_ag = np.array([[x_ag1], [x_ag2]])[:M]
+    return Quadratic1D(h, h * mu_over_h, s), x, x_ag
+
+
 def _check(ctx: Context, which: str) -> Evidence:
     points = Points()
     for prob in one_step_problems(ctx):
         for M, x, x_ag, a, b, eta, gamma in one_step_draws(ctx, prob):
-            md = b * x + (1 - b) * x_ag
-            g = prob.grad(md)  # (M, d)
-            xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
-            if which == "3.12":
-                lhs_mean = ((1 - a) * x + a * md - gamma * g).mean(0) - prob.x_star
-                lhs = float(lhs_mean @ lhs_mean) + prob.step_moments(md, gamma) / M**2
-                c = a * (1 - b)
-                inner = np.sum(g * ((1 - c) * x + c * x_ag - prob.x_star), axis=1).mean()
-                spread = np.linalg.norm(mdbar - md, axis=1) * np.linalg.norm(
-                    (1 - c) * (xbar - x) + c * (agbar - x_ag), axis=1
-                )
-                rhs = (
-                    (1 - a) * float(np.sum((xbar - prob.x_star) ** 2))
-                    + a * float(np.sum((mdbar - prob.x_star) ** 2))
-                    + gamma**2 * float(np.sum(g.mean(0) ** 2))
-                    + gamma**2 * prob.sigma2 / M
-                    - 2 * gamma * inner
-                    + 2 * gamma * prob.L * spread.mean()
-                )
-                points.add(lhs, rhs, problem=prob.name, M=M)
-                continue
-            after = prob.expected_gap_after(md, eta)  # (M,)
-            before = prob.gap(x_ag)
-            w = b / a  # alpha / beta
-            inner = np.sum(g * (w * x + (1 - w) * x_ag - prob.x_star), axis=1)
-            if which == "3.14":
-                for m in range(M):
-                    rhs = (
-                        (1 - a) * before[m]
-                        - 0.5 * eta * float(g[m] @ g[m])
-                        + 0.5 * eta**2 * prob.L * prob.sigma2
-                        - 0.5 * prob.mu * a * float(np.sum((md[m] - prob.x_star) ** 2))
-                        + a * inner[m]
-                    )
-                    points.add(float(after[m]), rhs, problem=prob.name, M=M)
-            else:
-                rhs = (
-                    (1 - a) * float(before.mean())
-                    - 0.5 * eta * float(np.sum(g.mean(0) ** 2))
-                    + 0.5 * eta**2 * prob.L * prob.sigma2
-                    + a * float(inner.mean())
-                    - 0.5 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2))
-                )
-                points.add(float(after.mean()), rhs, problem=prob.name, M=M)
-    measured, bound = np.array(points.measured), np.array(points.bound)
-    scale = np.abs(measured) + np.abs(bound) + 1e-300
-    return Evidence(
-        measured=measured / scale,
-        bound=bound / scale,
-        relation="<=",
+            for lhs, rhs in _sides(prob, which, x, x_ag, a, b, eta, gamma):
+                points.add(*_normalized(lhs, rhs), problem=prob.name, M=M)
+
+    def at(inv_alpha, inv_beta, eta_L, gamma_over_eta, **state):
+        prob, x, x_ag = state_instance(**state)
+        sides = _sides(prob, which, x, x_ag, inv_alpha, inv_beta, eta_L, eta_L * gamma_over_eta)
+        worst = min(sides, key=lambda side: side[1] - side[0])  # the client with the least slack (Claim 3.14)
+        return (*_normalized(*worst), {"problem": prob.name})
+
+    points.search(at, STATE_DOMAIN, "<=", ctx, scale=4)
+    return points.evidence(
+        "<=",
         atol=1e-10,  # float64 rounding of LHS and RHS, both divided by |LHS| + |RHS|
-        grid=points.grid,
         witness={
             "measured": "LHS and RHS divided by |LHS| + |RHS| (rounding tolerance 1e-10 relative)",
             "sigma^2": {p.name: p.sigma2 for p in one_step_problems(ctx)},
+            "hypotheses": "alpha, beta >= 1, eta <= 1/L, gamma > 0, any client states, F with Assumption 3.1 (a "
+            "quadratic with Gaussian noise, sigma^2 = tr C, and a one-sample logistic regression with a certified "
+            "sigma^2 in the draws; a 1-D quadratic in the search)",
         },
     )
 
@@ -176,7 +249,8 @@ def _check(ctx: Context, which: str) -> Evidence:
     statement="For alpha, beta >= 1 and eta <= 1/L, at any client states: E||xbar+ - x*||^2 <= (1 - 1/alpha)||xbar - "
     "x*||^2 + (1/alpha)||xbar_md - x*||^2 + gamma^2 ||avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M - 2 gamma avg <grad "
     "F(x_md,m), (1 - c) x_m + c x_ag,m - x*> + 2 gamma L avg ||xbar_md - x_md,m|| ||(1 - c)(xbar - x_m) + c(xbar_ag - "
-    "x_ag,m)||, c = (1 - 1/beta)/alpha (exact conditional expectations, random states and hyperparameters).",
+    "x_ag,m)||, c = (1 - 1/beta)/alpha (exact conditional expectations, random states and hyperparameters)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -192,7 +266,8 @@ def prop_312(ctx: Context) -> Evidence:
     source="Proposition 3.13",
     statement="E[avg_m F(x_ag,m+) - F*] <= (1 - 1/alpha)(avg_m F(x_ag,m) - F*) - (eta/2)||avg grad F(x_md,m)||^2 + "
     "eta^2 L sigma^2/2 + (1/alpha) avg <grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) x_ag,m - x*> - "
-    "(mu/(2 alpha))||xbar_md - x*||^2.",
+    "(mu/(2 alpha))||xbar_md - x*||^2."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -207,7 +282,8 @@ def prop_313(ctx: Context) -> Evidence:
     source="Claim 3.14",
     statement="Per client: E[F(x_ag,m+) - F*] <= (1 - 1/alpha)(F(x_ag,m) - F*) - (eta/2)||grad F(x_md,m)||^2 + eta^2 L "
     "sigma^2/2 - (mu/(2 alpha))||x_md,m - x*||^2 + (1/alpha)<grad F(x_md,m), (alpha/beta) x_m + (1 - alpha/beta) "
-    "x_ag,m - x*>.",
+    "x_ag,m - x*>."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )

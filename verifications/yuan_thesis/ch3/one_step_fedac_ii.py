@@ -1,6 +1,7 @@
 """FedAc-II's one-step blocks and discrepancy bounds (appendix B.1.2-B.1.4), FedAvg's one step under Assumption 3.2
 (Proposition B.20), the third-order discrepancy bound (3.30)-(3.31), and FedAc-I's discrepancy bound (Proposition
-3.18, Claim 3.20), all at arbitrary client states.
+3.18, Claim 3.20), all at arbitrary client states, each with a witness search over the states and hyperparameters its
+hypotheses allow (on a 1-D quadratic or log-cosh objective).
 
 Instances:
 
@@ -29,20 +30,27 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
 from fedtheory.algorithms import fedac
-from fedtheory.dimensions import check
-from fedtheory.harness.claims import Context, Evidence, claim, seed_for
+from fedtheory.harness.claims import Context, Evidence, claim, negative_control, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis, Domain
 from fedtheory.harness.tolerances import ROUNDING
 from fedtheory.problems import FederatedQuadratic, LogCoshQuadratic, LogisticRegression, logistic_data
 from fedtheory.reference import logistic_optimum
-from fedtheory.symbols import GRAD2, STEP, UNITS, K, L, sigma
 
-from .one_step import PAPER, LogisticCase, QuadraticCase, one_step_draws, one_step_problems
-from .stability import admissible_points, eta, gamma, mu
+from .eigen_instances import gamma_between
+from .one_step import (
+    PAPER,
+    STATE_DOMAIN,
+    LogisticCase,
+    QuadraticCase,
+    one_step_draws,
+    one_step_problems,
+    state_instance,
+)
+from .stability import admissible_points
 
 #: Rounding tolerance of the floating-point comparisons, relative to their rounding scale (the sum of the magnitudes
 #: of all terms, or :func:`_rounding_scale`).
@@ -134,55 +142,77 @@ def _expected_gap_of_average(prob, md, eta_) -> float:
     return float(prob.gap(md.mean(0) - eta_ * avg).mean())
 
 
+def _b45_sides(prob, which: str, x, x_ag, a, b, eta_, gamma_) -> tuple[float, list[float]]:
+    """The exact left side and the right side's terms of (B.8) (``which = "B.8"``) or (B.9) at client states ``x``,
+    ``x_ag`` (M, d) with 1/alpha = ``a``, 1/beta = ``b``."""
+    M = x.shape[0]
+    md = b * x + (1 - b) * x_ag
+    g = prob.grad(md)  # (M, d)
+    xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
+    g_md = prob.grad(mdbar)
+    disc = float(np.sum((g_md - g.mean(0)) ** 2))
+    if which == "B.8":
+        mean = (1 - a) * xbar + a * mdbar - gamma_ * g.mean(0) - prob.x_star
+        lhs = float(mean @ mean) + prob.step_moments(md, gamma_) / M**2
+        c = a * (1 - b)
+        return lhs, [
+            (1 - a / 2) * float(np.sum((xbar - prob.x_star) ** 2)),
+            1.5 * a * float(np.sum((mdbar - prob.x_star) ** 2)),
+            1.5 * gamma_**2 * float(g_md @ g_md),
+            -2 * gamma_ * (1 + a / 2) * float(g_md @ ((1 - c) * xbar + c * agbar - prob.x_star)),
+            gamma_**2 * (1 + 2 / a) * disc,
+            gamma_**2 * prob.sigma2 / M,
+        ]
+    w = 2 * b / a  # 2 alpha / beta
+    return _expected_gap_of_average(prob, md, eta_), [
+        (1 - a / 2) * float(prob.gap(agbar)),
+        -0.25 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2)),
+        -0.5 * eta_ * float(g_md @ g_md),
+        0.5 * a * float(g_md @ (w * xbar + (1 - w) * agbar - prob.x_star)),
+        0.5 * eta_ * disc,
+        0.5 * eta_**2 * prob.L * prob.sigma2 / M,
+    ]
+
+
+def _scaled(lhs: float, terms: list[float]) -> tuple[float, float]:
+    """Both sides divided by |LHS| + sum |RHS terms| (the scale of their rounding)."""
+    scale = abs(lhs) + sum(abs(t) for t in terms)
+    return lhs / scale, sum(terms) / scale
+
+
 def _one_step(ctx: Context, which: str, problems) -> Evidence:
-    """(B.8) (``which = "B.8"``) or (B.9) at the draws of :func:`_b45_draws`, LHS exact, RHS term by term."""
+    """(B.8) (``which = "B.8"``) or (B.9) at the draws of :func:`_b45_draws`, LHS exact, RHS term by term; then the
+    witness search over :data:`.one_step.STATE_DOMAIN`."""
     points = Points()
     for prob in problems:
         for kind, M, x, x_ag, a, b, eta_, gamma_ in _b45_draws(ctx, prob):
-            md = b * x + (1 - b) * x_ag
-            g = prob.grad(md)  # (M, d)
-            xbar, agbar, mdbar = x.mean(0), x_ag.mean(0), md.mean(0)
-            g_md = prob.grad(mdbar)
-            disc = float(np.sum((g_md - g.mean(0)) ** 2))
-            if which == "B.8":
-                mean = (1 - a) * xbar + a * mdbar - gamma_ * g.mean(0) - prob.x_star
-                lhs = float(mean @ mean) + prob.step_moments(md, gamma_) / M**2
-                c = a * (1 - b)
-                terms = [
-                    (1 - a / 2) * float(np.sum((xbar - prob.x_star) ** 2)),
-                    1.5 * a * float(np.sum((mdbar - prob.x_star) ** 2)),
-                    1.5 * gamma_**2 * float(g_md @ g_md),
-                    -2 * gamma_ * (1 + a / 2) * float(g_md @ ((1 - c) * xbar + c * agbar - prob.x_star)),
-                    gamma_**2 * (1 + 2 / a) * disc,
-                    gamma_**2 * prob.sigma2 / M,
-                ]
-            else:
-                lhs = _expected_gap_of_average(prob, md, eta_)
-                w = 2 * b / a  # 2 alpha / beta
-                terms = [
-                    (1 - a / 2) * float(prob.gap(agbar)),
-                    -0.25 * prob.mu * a * float(np.sum((mdbar - prob.x_star) ** 2)),
-                    -0.5 * eta_ * float(g_md @ g_md),
-                    0.5 * a * float(g_md @ (w * xbar + (1 - w) * agbar - prob.x_star)),
-                    0.5 * eta_ * disc,
-                    0.5 * eta_**2 * prob.L * prob.sigma2 / M,
-                ]
-            scale = abs(lhs) + sum(abs(t) for t in terms)
-            points.add(lhs / scale, sum(terms) / scale, problem=prob.name, M=M, hyperparameters=kind)
+            points.add(
+                *_scaled(*_b45_sides(prob, which, x, x_ag, a, b, eta_, gamma_)),
+                problem=prob.name,
+                M=M,
+                hyperparameters=kind,
+            )
     ratio = np.array(points.measured) / np.array(points.bound)
     kinds = np.array(points.grid["hyperparameters"])
+    largest = {k: float(np.max(ratio[(kinds == k) & (np.array(points.bound) > 0)])) for k in ("general", "FedAc-II")}
+
+    def at(inv_alpha, inv_beta, eta_L, gamma_over_eta, **state):
+        prob, x, x_ag = state_instance(**state)
+        sides = _b45_sides(prob, which, x, x_ag, inv_alpha, inv_beta, eta_L, eta_L * gamma_over_eta)
+        return (*_scaled(*sides), {"problem": prob.name, "hyperparameters": "general"})
+
+    points.search(at, STATE_DOMAIN, "<=", ctx, scale=4)
     return points.evidence(
         "<=",
         atol=ROUND,
         witness={
             "measured": f"LHS and RHS divided by |LHS| + sum |RHS terms| (rounding tolerance {ROUND:g} relative)",
-            "max LHS/RHS (RHS > 0)": {
-                k: float(np.max(ratio[(kinds == k) & (np.array(points.bound) > 0)])) for k in ("general", "FedAc-II")
-            },
+            "max LHS/RHS (RHS > 0) over the draws": largest,
             "sigma^2": {p.name: p.sigma2 for p in problems},
             "hyperparameters": "'general': alpha, beta >= 1, eta <= 1/L, gamma = eta 10^U(-3, 3) (the printed "
             "hypotheses); 'FedAc-II': alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1), gamma in "
             "[eta, sqrt(eta/mu)]",
+            "hypotheses": "alpha, beta >= 1, eta <= 1/L, any gamma > 0 and client states, F with Assumption 3.1",
         },
     )
 
@@ -195,7 +225,8 @@ def _one_step(ctx: Context, which: str, problems) -> Evidence:
     "gamma (1 + 1/(2 alpha)) <grad F(xbar_md), (1 - c) xbar + c xbar_ag - x*> + gamma^2 (1 + 2 alpha)||grad "
     "F(xbar_md) - avg grad F(x_md,m)||^2 + gamma^2 sigma^2/M, c = (1 - 1/beta)/alpha. Exact conditional expectations "
     "on a quadratic with Gaussian noise and two one-sample logistic regressions (n = 30 and 5), M in {1, 2, 4}, "
-    "general (alpha, beta) and FedAc-II's.",
+    "general (alpha, beta) and FedAc-II's."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -213,7 +244,8 @@ def prop_b4(ctx: Context) -> Evidence:
     "x*||^2 - (eta/2)||grad F(xbar_md)||^2 + (1/(2 alpha)) <grad F(xbar_md), (2 alpha/beta) xbar + (1 - 2 alpha/beta) "
     "xbar_ag - x*> + (eta/2)||grad F(xbar_md) - avg grad F(x_md,m)||^2 + eta^2 L sigma^2/(2M). Exact: the quadratic "
     "with Gaussian noise, and a one-sample logistic regression with n = 5 averaged over all 5^M sample tuples; M in "
-    "{1, 2, 4}, general (alpha, beta) and FedAc-II's.",
+    "{1, 2, 4}, general (alpha, beta) and FedAc-II's."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -255,40 +287,70 @@ def _normalized(lhs, rhs, scale) -> tuple[np.ndarray, np.ndarray]:
     "xbar)||^2 <= (Q^2/(4M)) sum_m ||x_m - xbar||^4: the chain (first <= last) and its last link, at random client "
     "states (M in {2, 4}) on the 1-D log-cosh objective (A.15) (L = 1, Q = 1) and a separable 3-D sum of such "
     "coordinates (Q = 1). The first link is Jensen's inequality; where the third derivative underflows both of its "
-    "sides are rounding noise, so it is not compared separately.",
+    "sides are rounding noise, so it is not compared separately."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
 def eq_331(ctx: Context) -> Evidence:
     """Random client states (M in {2, 4}) on the 1-D and separable 3-D log-cosh objectives (A.15), in float64; each
     side is divided by a rounding scale (64 eps times the gradient sizes) so that rounding noise far from 0, where
-    the third derivative vanishes, compares within the tolerance."""
+    the third derivative vanishes, compares within the tolerance; then the witness search over Q and the states of up
+    to three clients on the 1-D objective (the link of Lemma A.14, which implies the chain)."""
     rng = ctx.rng()
     S = 200 if ctx.quick else 2000
     points = Points()
     for prob in LOGCOSH:
         for M in (2, 4):
-            x = _spread_states(rng, S, M, prob.x_star.size)
-            xbar = x.mean(1)
-            g, g_bar = prob.grad(x), prob.grad(xbar)
-            lhs = np.sum((g.mean(1) - g_bar) ** 2, axis=-1)
-            linear = prob.hessian_diag(xbar)[:, None] * (x - xbar[:, None])
-            resid = g - g_bar[:, None] - linear
-            mid = np.mean(np.sum(resid**2, axis=-1), axis=1)
-            rhs = prob.Q**2 / (4 * M) * np.sum(np.sum((x - xbar[:, None]) ** 2, axis=-1) ** 2, axis=1)
-            size = np.max(np.linalg.norm(np.concatenate([g, g_bar[:, None], linear], axis=1), axis=-1), axis=1)
-            for link, (a, b) in {"chain": (lhs, rhs), "Lemma A.14": (mid, rhs)}.items():
-                m_, b_ = _normalized(a, b, _rounding_scale(a, b, size))
-                for left, right in zip(m_, b_):
+            links = _eq331_links(prob, _spread_states(rng, S, M, prob.x_star.size))
+            for link, (a, b) in links.items():
+                for left, right in zip(a, b):
                     points.add(left, right, problem=prob.name, M=M, link=link)
+
+    def at(Q, M, u1, u2, u3):
+        prob = _SeparableLogCosh((1.0,), (Q,))
+        x = np.array([u1, u2, u3])[:M].reshape(1, M, 1) / (4 * Q)
+        a, b = _eq331_links(prob, x)["Lemma A.14"]
+        return float(a[0]), float(b[0]), {"problem": prob.name, "link": "Lemma A.14"}
+
+    domain = Domain(
+        {
+            "Q": Axis(1e-2, 1e2),
+            "M": Axis(2, 3, integer=True),
+            "u1": Axis(-5.0, 5.0, log=False),
+            "u2": Axis(-5.0, 5.0, log=False),
+            "u3": Axis(-5.0, 5.0, log=False),
+        },
+        note="(3.30)-(3.31) hold at any client states of any F with Assumption 3.2(a): the 1-D log-cosh objective "
+        "(A.15) with L = 1 and third-order constant Q from 1e-2 to 1e2, M in {2, 3} clients at u_m L/(4Q), u_m in [-5, "
+        "5] (the scale over which F'' changes). Left out: d > 1 and M > 3 (the random draws).",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
     return points.evidence(
         "<=",
         atol=ROUND,
         witness={
             "measured": "each side divided by _rounding_scale: far from 0 the third derivative vanishes in floating "
-            "point and both sides of a link are rounding noise, compared within 64 eps times the gradient sizes"
+            "point and both sides of a link are rounding noise, compared within 64 eps times the gradient sizes",
+            "hypotheses": "F with Assumption 3.2(a) (the log-cosh objectives: Q-Lipschitz Hessian), any client states",
         },
     )
+
+
+def _eq331_links(prob, x) -> dict:
+    """Both links of (3.30)-(3.31) at client states ``x`` (S, M, d), each side divided by its rounding scale: the
+    chain (first side against last) and Lemma A.14's link (middle against last)."""
+    M = x.shape[1]
+    xbar = x.mean(1)
+    g, g_bar = prob.grad(x), prob.grad(xbar)
+    lhs = np.sum((g.mean(1) - g_bar) ** 2, axis=-1)
+    linear = prob.hessian_diag(xbar)[:, None] * (x - xbar[:, None])
+    mid = np.mean(np.sum((g - g_bar[:, None] - linear) ** 2, axis=-1), axis=1)
+    rhs = prob.Q**2 / (4 * M) * np.sum(np.sum((x - xbar[:, None]) ** 2, axis=-1) ** 2, axis=1)
+    size = np.max(np.linalg.norm(np.concatenate([g, g_bar[:, None], linear], axis=1), axis=-1), axis=1)
+    return {
+        link: _normalized(a, rhs, _rounding_scale(a, rhs, size)) for link, a in (("chain", lhs), ("Lemma A.14", mid))
+    }
 
 
 @claim(
@@ -312,7 +374,10 @@ def eq_331_quadratic(ctx: Context) -> Evidence:
         grads = [p.grad_exact(xm) for xm in x]
         diff = [sum(col, Fraction(0)) / M - gb for col, gb in zip(zip(*grads), p.grad_exact(xbar))]
         points.add(sum(v * v for v in diff))
-    return points.evidence("<=", bound=Fraction(0))
+    x = np.array([[[0.0], [1.0]]])  # two clients on the log-cosh objective (A.15), whose gradient is not affine
+    gap = LOGCOSH[0].grad(x).mean(1) - LOGCOSH[0].grad(x.mean(1))
+    control = negative_control(Evidence(float(np.sum(gap**2)), 0.0, "<="), "the log-cosh objective (A.15), Q = 1")
+    return points.evidence("<=", bound=Fraction(0), witness={"negative control": control})
 
 
 @claim(
@@ -321,45 +386,76 @@ def eq_331_quadratic(ctx: Context) -> Evidence:
     statement="FedAvg, eta <= 1/(4L): E||xbar+ - x*||^2 <= (1 - eta mu/2)||xbar - x*||^2 - eta (F(xbar) - F*) + (eta "
     "Q^2/(mu M)) sum_m ||xbar - x_m||^4 + eta^2 sigma^2/M, at random client states (M in {1, 2, 4}, eta = U(0, 1] / "
     "(4L)) on the 1-D log-cosh objective (A.15) and its separable 3-D version with additive constant-norm noise "
-    "(+-s per coordinate, sigma^2 = d s^2 meets A3.1(c) and A3.2(b) with equality); exact conditional expectation.",
+    "(+-s per coordinate, sigma^2 = d s^2 meets A3.1(c) and A3.2(b) with equality); exact conditional expectation."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
 def prop_b20(ctx: Context) -> Evidence:
     """One FedAvg step on the 1-D and separable 3-D log-cosh objectives (A.15) with +-0.5 noise per coordinate, at
     random client states and step sizes; the left side is the exact conditional expectation (float64), both sides
-    divided by |LHS| + sum |RHS terms|."""
+    divided by |LHS| + sum |RHS terms|; then the witness search over Q, eta, the noise size and the states of up to
+    three clients on the 1-D objective."""
     rng = ctx.rng()
     S = 200 if ctx.quick else 2000
     points = Points()
     for prob in LOGCOSH:
         d = prob.x_star.size
-        sigma2 = d * 0.5**2  # noise +-0.5 per coordinate
         for M in (1, 2, 4):
             x = _spread_states(rng, S, M, d)
             eta_ = rng.uniform(0, 1, size=S) / (4 * prob.L)
-            xbar = x.mean(1)
-            mean = xbar - eta_[:, None] * prob.grad(x).mean(1) - prob.x_star
-            lhs = np.sum(mean**2, axis=-1) + eta_**2 * sigma2 / M
-            spread4 = np.sum(np.sum((x - xbar[:, None]) ** 2, axis=-1) ** 2, axis=1)
-            terms = [
-                (1 - eta_ * prob.mu / 2) * np.sum((xbar - prob.x_star) ** 2, axis=-1),
-                -eta_ * prob.gap(xbar),
-                eta_ * prob.Q**2 / (prob.mu * M) * spread4,
-                eta_**2 * sigma2 / M,
-            ]
-            scale = np.abs(lhs) + sum(np.abs(t) for t in terms)
-            m_, b_ = _normalized(lhs, sum(terms), scale)
-            for left, right in zip(m_, b_):
+            for left, right in zip(*_b20_sides(prob, x, eta_, d * 0.5**2)):  # noise +-0.5 per coordinate
                 points.add(left, right, problem=prob.name, M=M)
+
+    def at(Q, M, u1, u2, u3, eta_4L, s):
+        prob = _SeparableLogCosh((1.0,), (Q,))
+        x = np.array([u1, u2, u3])[:M].reshape(1, M, 1) / (4 * Q)
+        left, right = _b20_sides(prob, x, np.array([eta_4L / (4 * prob.L)]), s**2)
+        return float(left[0]), float(right[0]), {"problem": prob.name}
+
+    domain = Domain(
+        {
+            "Q": Axis(1e-2, 1e2),
+            "M": Axis(1, 3, integer=True),
+            "u1": Axis(-5.0, 5.0, log=False),
+            "u2": Axis(-5.0, 5.0, log=False),
+            "u3": Axis(-5.0, 5.0, log=False),
+            "eta_4L": Axis(1e-6, 1.0),
+            "s": Axis(1e-3, 10.0),
+        },
+        note="Proposition B.20 holds at any client states for eta <= 1/(4L) under Assumption 3.2: the 1-D log-cosh "
+        "objective (A.15) (L = 1, mu = 1/2, third-order constant Q from 1e-2 to 1e2), M in {1, 2, 3} clients at u_m "
+        "L/(4Q), u_m in [-5, 5], eta 4L from 1e-6 to 1, noise +-s (constant norm: sigma = s meets Assumptions 3.1(c) "
+        "and 3.2(b) with equality) with s from 1e-3 to 10. Left out: d > 1 and M > 3 (the random draws).",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
     return points.evidence(
         "<=",
         atol=ROUND,
         witness={
             "measured": f"LHS and RHS divided by |LHS| + sum |RHS terms| (rounding tolerance {ROUND:g} relative)",
             "noise": "the exact noise term eta^2 tr(C)/M equals the printed eta^2 sigma^2/M (sigma^2 = tr C)",
+            "hypotheses": "eta <= 1/(4L), F with Assumptions 3.1 and 3.2 (the log-cosh objectives), constant-norm "
+            "noise, any client states",
         },
     )
+
+
+def _b20_sides(prob, x, eta_, sigma2: float) -> tuple[np.ndarray, np.ndarray]:
+    """Proposition B.20's exact left side and right side at client states ``x`` (S, M, d) and step sizes ``eta_``
+    (S,), both divided by |LHS| + sum |RHS terms|."""
+    M = x.shape[1]
+    xbar = x.mean(1)
+    mean = xbar - eta_[:, None] * prob.grad(x).mean(1) - prob.x_star
+    lhs = np.sum(mean**2, axis=-1) + eta_**2 * sigma2 / M
+    spread4 = np.sum(np.sum((x - xbar[:, None]) ** 2, axis=-1) ** 2, axis=1)
+    terms = [
+        (1 - eta_ * prob.mu / 2) * np.sum((xbar - prob.x_star) ** 2, axis=-1),
+        -eta_ * prob.gap(xbar),
+        eta_ * prob.Q**2 / (prob.mu * M) * spread4,
+        eta_**2 * sigma2 / M,
+    ]
+    return _normalized(lhs, sum(terms), np.abs(lhs) + sum(np.abs(t) for t in terms))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -410,7 +506,8 @@ def _fedac_ii_region(prob, quick: bool):
     statement="FedAc-I (alpha = 1/(gamma mu), beta = alpha + 1), gamma in [eta, sqrt(eta/mu)], eta <= 1/L: (1/M) "
     "sum_m ||xbar_md - x_md,m|| ||(xbar - x_m)/(1 + gamma mu) + gamma mu (xbar_ag - x_ag,m)/(1 + gamma mu)|| <= "
     "(sqrt(10) eta/gamma) ||X^-1 [Delta_ag; Delta]||^2, with the right side averaged over distinct client pairs "
-    "(module docstring); random states, M in {2, 4}, over the admissible grid of stability.py (L = 1).",
+    "(module docstring); random states, M in {2, 4}, over the admissible grid of stability.py (L = 1)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -425,7 +522,8 @@ def prop_318(ctx: Context) -> Evidence:
     f"{PAPER}/claim-3.20",
     source="Claim 3.20",
     statement="Same setting: the left side of Proposition 3.18 is <= ||X' [1/(1 + gamma mu); gamma mu/(1 + gamma "
-    "mu)]|| ||X' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| ||X^-1 [Delta_ag; Delta]||^2 (pair average).",
+    "mu)]|| ||X' [gamma mu/(1 + gamma mu); 1/(1 + gamma mu)]|| ||X^-1 [Delta_ag; Delta]||^2 (pair average)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -433,6 +531,66 @@ def claim_320(ctx: Context) -> Evidence:
     """The random states and admissible grid of prop-3.18, with the factor ||X' c1|| ||X' c2|| of the claim in place
     of sqrt(10) eta/gamma (pair-average reading, float64)."""
     return _fedac_i_discrepancy(ctx, printed=False)
+
+
+PAIR_AXES = {
+    "kappa": Axis(1.0, 1e4),
+    "eta_L": Axis(1e-6, 1.0),
+    "gamma_is_eta": Axis(0, 1, log=False, integer=True),
+    "gamma_position": Axis(0.0, 1.0, log=False),
+}
+PAIR_NOTE = (
+    "Any mu = L/kappa (kappa from 1), eta in (0, 1/L] (from 1e-6/L) and gamma in [eta, sqrt(eta/mu)] (gamma_is_eta = "
+    "1: gamma = eta; otherwise gamma_position of the way to sqrt(eta/mu) in log scale), L = 1."
+)
+
+
+def _gamma(eta_, mu_, gamma_is_eta, gamma_position) -> float:
+    return eta_ if gamma_is_eta else gamma_between(eta_, mu_, gamma_position)
+
+
+def _fedac_ii_pair(which: str):
+    """The witness-search evaluation of Proposition B.9 (``which = "B.9"``), Claim B.10 or Proposition B.17 on the
+    1-D log-cosh objective (A.15) with L = 1 and third-order constant Q: two clients whose md points are c +- D_md/2
+    (D_md = (1 - 1/beta) D_ag + (1/beta) D), lengths in units of L/(4Q), the scale over which F'' changes."""
+
+    def at(Q, kappa, eta_L, gamma_is_eta, gamma_position, center, size, offset):
+        prob = _SeparableLogCosh((1.0,), (Q,))
+        mu_ = prob.mu / kappa  # any strong-convexity constant below the objective's
+        g_ = _gamma(eta_L, mu_, gamma_is_eta, gamma_position)
+        gm, ratio = g_ * mu_, g_ / eta_L
+        b = float(fedac.inverse_coefficients(gm, "FedAc-II")[1])
+        unit = 1 / (4 * Q)
+        d_ag = size * unit
+        d = ratio * d_ag * (1 + offset)  # offset 0: X^-1 [D_ag; D] = [ratio D_ag; 0]
+        d_md = b * d + (1 - b) * d_ag
+        md = center * unit + np.array([[d_md / 2], [-d_md / 2]])
+        lhs = float(np.sum((prob.grad(md.mean(0)) - prob.grad(md).mean(0)) ** 2))
+        norm2 = (ratio * d_ag) ** 2 + (d - ratio * d_ag) ** 2
+        if which == "B.17":
+            return lhs, 17 * eta_L**2 * prob.L**2 / (9 * g_**2) * norm2, {"M": 2}
+        if which == "B.9":
+            return lhs, 289 * eta_L**4 * Q**2 / (324 * g_**4) * norm2**2, {"M": 2}
+        c = np.array([9 - 9 * gm + 2 * gm**2, 3 * gm - 3 * gm**2]) / (9 - 6 * gm - gm**2)
+        Xt = np.array([[eta_L / g_, 1.0], [0.0, 1.0]])
+        return lhs, Q**2 / 4 * np.linalg.norm(Xt @ c) ** 4 * norm2**2, {"M": 2}
+
+    return at
+
+
+FEDAC_II_PAIR_DOMAIN = Domain(
+    {
+        **PAIR_AXES,
+        "Q": Axis(1e-2, 1e2),
+        "center": Axis(-5.0, 5.0, log=False),
+        "size": Axis(1e-3, 1e2),
+        "offset": Axis(-3.0, 3.0, log=False),
+    },
+    note=f"{PAIR_NOTE} mu = (objective's mu)/kappa. The 1-D log-cosh objective (A.15) (L = 1, third-order constant "
+    "Q from 1e-2 to 1e2: the printed Assumption 3.2(a) holds with Q, Assumption 3.1 with L = 1), two clients: md "
+    "center in [-5, 5] and D_ag of size 1e-3 to 1e2, in units of L/(4Q), and D = (gamma/eta) D_ag (1 + offset). "
+    "Left out: d > 1, M > 2 and the logistic instance (covered by the random draws).",
+)
 
 
 def _fedac_i_discrepancy(ctx: Context, printed: bool) -> Evidence:
@@ -460,10 +618,31 @@ def _fedac_i_discrepancy(ctx: Context, printed: bool) -> Evidence:
                 points.add(left, right, mu=mu_, eta=eta_, gamma=g_, M=M)
             notes[M][0] += int(np.sum(lhs > factor * min2 * (1 + ROUNDING)))
             notes[M][1] += S
+
+    def at(kappa, eta_L, gamma_is_eta, gamma_position, offset, angle):
+        mu_, g_ = 1 / kappa, _gamma(eta_L, 1 / kappa, gamma_is_eta, gamma_position)
+        gm, ratio = g_ * mu_, g_ / eta_L
+        _, b = fedac.inverse_coefficients(gm)
+        Xt = np.array([[eta_L / g_, 1.0], [0.0, 1.0]])
+        c1, c2 = np.array([1.0, gm]) / (1 + gm), np.array([gm, 1.0]) / (1 + gm)
+        factor = np.sqrt(10) * eta_L / g_ if printed else np.linalg.norm(Xt @ c1) * np.linalg.norm(Xt @ c2)
+        d_ag = np.array([1.0, 0.0])
+        d = ratio * (d_ag + offset * np.array([np.cos(angle), np.sin(angle)]))
+        lhs = np.linalg.norm(b * d + (1 - b) * d_ag) * np.linalg.norm(c1[0] * d + c1[1] * d_ag) / 4  # M = 2
+        return float(lhs), factor * float(np.sum((ratio * d_ag) ** 2 + (d - ratio * d_ag) ** 2)), {"M": 2}
+
+    domain = Domain(
+        {**PAIR_AXES, "offset": Axis(1e-6, 1e3), "angle": Axis(0.0, np.pi, log=False)},
+        note=f"{PAIR_NOTE} Two clients in d = 2 (the bound is homogeneous of degree 2 in the differences, so "
+        "Delta_ag = (1, 0) and Delta = (gamma/eta)(Delta_ag + offset (cos angle, sin angle)): offset small is "
+        "where X^-1 [Delta_ag; Delta] is small); M > 2 is left to the random draws.",
+    )
+    points.search(at, domain, "<=", ctx, scale=4)
     return points.evidence(
         "<=",
         rtol=ROUNDING,
         witness={
+            "hypotheses": "FedAc-I's alpha, beta at gamma in [eta, sqrt(eta/mu)], eta <= 1/L, any client states",
             "reading": "right side averaged over distinct ordered client pairs (module docstring)",
             "any-pair reading": {
                 f"M = {M}": f"min over pairs below the left side in {k} of {n} draws" for M, (k, n) in notes.items()
@@ -504,10 +683,13 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
                     points.add(left, right, problem=prob.name, mu=mu_, eta=eta_, gamma=g_, M=M)
                 notes[M][0] += int(np.sum(lhs > factor * min_p * (1 + ROUNDING)))
                 notes[M][1] += S
+    points.search(_fedac_ii_pair(which), FEDAC_II_PAIR_DOMAIN, "<=", ctx, scale=4)
     return points.evidence(
         "<=",
         rtol=ROUNDING,
         witness={
+            "hypotheses": "FedAc-II's alpha, beta at gamma in [eta, sqrt(eta/mu)], eta <= 1/L, any client states, F "
+            + ("L-smooth (Assumption 3.1)" if which == "B.17" else "with Assumption 3.2(a)"),
             "reading": "right side averaged over distinct ordered client pairs (module docstring)",
             "any-pair reading": {
                 f"M = {M}": f"min over pairs below the left side in {k} of {n} draws" for M, (k, n) in notes.items()
@@ -522,7 +704,8 @@ def _fedac_ii_discrepancy(ctx: Context, problems, which: str) -> Evidence:
     statement="FedAc-II (alpha = 3/(2 gamma mu) - 1/2, beta = (2 alpha^2 - 1)/(alpha - 1)), gamma in [eta, "
     "sqrt(eta/mu)], eta <= 1/L, Assumption 3.2(a): ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (289 eta^4 Q^2/(324 "
     "gamma^4)) ||X^-1 [Delta_ag; Delta]||^4 (pair average of the 4th powers), at random states (M in {2, 4}) on the "
-    "1-D and 3-D log-cosh objectives, mu in {1, 0.1, 0.01, 1e-4} times the objective's.",
+    "1-D and 3-D log-cosh objectives, mu in {1, 0.1, 0.01, 1e-4} times the objective's."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -537,7 +720,8 @@ def prop_b9(ctx: Context) -> Evidence:
     source="Claim B.10",
     statement="Same setting: ||grad F(xbar_md) - avg grad F(x_md,m)||^2 <= (Q^2/4) ||X' [(9 - 9 gamma mu + 2 gamma^2 "
     "mu^2)/(9 - 6 gamma mu - gamma^2 mu^2); (3 gamma mu - 3 gamma^2 mu^2)/(9 - 6 gamma mu - gamma^2 mu^2)]||^4 ||X^-1 "
-    "[Delta_ag; Delta]||^4 (pair average).",
+    "[Delta_ag; Delta]||^4 (pair average)."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -552,7 +736,8 @@ def claim_b10(ctx: Context) -> Evidence:
     source="Proposition B.17",
     statement="FedAc-II, gamma in [eta, sqrt(eta/mu)], eta <= 1/L, Assumption 3.1: ||grad F(xbar_md) - avg grad "
     "F(x_md,m)||^2 <= (17 eta^2 L^2/(9 gamma^2)) ||X^-1 [Delta_ag; Delta]||^2 (pair average), at random states (M in "
-    "{2, 4}) on the one-sample logistic regression of one_step.py (n = 30, d = 4) and the 3-D log-cosh objective.",
+    "{2, 4}) on the one-sample logistic regression of one_step.py (n = 30, d = 4) and the 3-D log-cosh objective."
+    " A witness search over the domain the hypotheses allow adds instances (search record).",
     scope="printed",
     expect="holds",
 )
@@ -560,92 +745,3 @@ def prop_b17(ctx: Context) -> Evidence:
     """Random client states (M in {2, 4}) on the n = 30 logistic regression and the 3-D log-cosh objective over
     FedAc-II's (mu, eta, gamma) region, in float64; the right side is averaged over distinct ordered client pairs."""
     return _fedac_ii_discrepancy(ctx, (one_step_problems(ctx)[1], LOGCOSH[1]), "B.17")
-
-
-# --------------------------------------------------------------------------------------------------
-# Printed constants of the proofs of Lemmas 3.24 and B.14
-# --------------------------------------------------------------------------------------------------
-
-
-@claim(
-    f"{PAPER}/lem-3.24:const",
-    source="proof of Lemma 3.24",
-    statement="(289/324) * 49 < 44, in exact rationals; 289/324 = (1/4)(sqrt(17)/3)^4 is Proposition B.9's constant "
-    "(Claims B.10 and B.11) and 49 = 7^2 comes from telescoping Proposition B.8.",
-    scope="printed",
-    expect="holds",
-)
-def lem_324_const(ctx: Context) -> Evidence:
-    """(289/324) * 49 against 44 in exact rationals (Fractions); the witness re-derives 289/324 from Proposition
-    B.9's factor (1/4)(17/9)^2."""
-    b9 = Fraction(1, 4) * Fraction(17, 9) ** 2  # (Q^2/4) (sqrt(17) eta/(3 gamma))^4 without Q, eta, gamma
-    return Evidence(
-        measured=Fraction(289, 324) * 49,
-        bound=Fraction(44),
-        relation="<",
-        witness={"(1/4)(17/9)^2": str(b9), "equals the printed 289/324": b9 == Fraction(289, 324)},
-    )
-
-
-_RHO = (1 + gamma**2 * mu / eta) ** (2 * K)
-#: Proposition B.16 telescoped from (r, 0) times Proposition B.17's factor (as in the proof of Lemma B.14).
-_DERIVED_B14 = sp.expand(2 * gamma**2 * sigma**2 * K * _RHO * 17 * eta**2 * L**2 / (9 * gamma**2))
-#: The display in the proof of Lemma B.14.
-_PRINTED_B14 = sp.Rational(34, 9) * eta**2 * sigma**2 * K * _RHO
-_B14_UNITS = {**UNITS, gamma: STEP}
-
-
-@claim(
-    f"{PAPER}/lem-b.14:proof",
-    source="proof of Lemma B.14",
-    statement="The display (34/9) eta^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K) equals telescoped Proposition B.16 (2 "
-    "gamma^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K)) times Proposition B.17's factor 17 eta^2 L^2/(9 gamma^2), has the "
-    "units of ||grad F||^2, and 34/9 <= 4 gives the lemma's 4 eta^2 L^2 K sigma^2 (1 + gamma^2 mu/eta)^(2K) (sympy, "
-    "exact rationals).",
-    scope="printed",
-    expect="fails",
-)
-def lem_b14_proof(ctx: Context) -> Evidence:
-    """The printed display against telescoped Proposition B.16 times Proposition B.17's factor (sympy, exact), its
-    units by dimensional analysis, and the constant 34/9 against 4."""
-    return _b14_evidence(_PRINTED_B14)
-
-
-@claim(
-    f"{PAPER}/lem-b.14:proof-corrected",
-    source="proof of Lemma B.14, with the factor L^2 that Proposition B.17 carries",
-    statement="Corrected display (34/9) eta^2 L^2 sigma^2 K (1 + gamma^2 mu/eta)^(2K): equal to telescoped "
-    "Proposition B.16 times Proposition B.17's factor, with the units of ||grad F||^2, and <= the lemma's bound since "
-    "34/9 <= 4.",
-    scope="printed",
-    expect="holds",
-)
-def lem_b14_proof_corrected(ctx: Context) -> Evidence:
-    """The checks of lem-b.14:proof for the display with the factor L^2: sympy (exact) against telescoped
-    Proposition B.16 times Proposition B.17's factor, dimensional analysis, and 34/9 <= 4."""
-    return _b14_evidence(_PRINTED_B14 * L**2)
-
-
-def _b14_evidence(display) -> Evidence:
-    """The three steps of the proof of Lemma B.14 for a given ``display`` (0 = the step holds)."""
-    consistent, units = check(display, GRAD2, _B14_UNITS)
-    lemma = 4 * eta**2 * L**2 * K * sigma**2 * _RHO
-    constant = sp.nsimplify(sp.simplify(_DERIVED_B14 / (eta**2 * L**2 * sigma**2 * K * _RHO)))
-    items = {
-        "B.16 telescoped x B.17 - display": int(sp.simplify(_DERIVED_B14 - display) != 0),
-        "display has units of ||grad F||^2": int(not consistent),
-        f"derived constant {constant} <= 4": int(not constant <= 4),
-        "lemma bound - display >= 0 (sign of the ratio - 1)": int(not sp.simplify(lemma / display - 1).is_nonnegative),
-    }
-    return Evidence(
-        measured=list(items.values()),
-        bound=0,
-        relation="==",
-        grid={"step": list(items)},
-        witness={
-            "derived": str(_DERIVED_B14),
-            "display": str(display),
-            "units of the display": units,
-            "ratio derived / display": str(sp.simplify(_DERIVED_B14 / display)),
-        },
-    )

@@ -86,3 +86,43 @@ def proof_pattern(K: int) -> tuple[str, ...]:
     """The curvature pattern of the proof of Theorem 3.8: (mu, L, mu) repeated K times (Lemma 3.25: F'' = L at
     md^(t) iff t mod 3 = 1), for :func:`fedtheory.exact.agd_instability.build`."""
     return (MU, L_STEP, MU) * K
+
+
+def bound_lem_311(eta, mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Lemma 3.11, (3.13): ``exp(-max{eta mu, sqrt(eta mu/K)} K R) Psi0 + eta^(1/2) sigma^2/(2 mu^(1/2) M K^(1/2))
+    + eta sigma^2/(2M) + 390 eta^(3/2) L K^(1/2) sigma^2/mu^(1/2) + 7 eta^2 L K sigma^2``."""
+    return (
+        np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R) * pot0
+        + np.sqrt(eta) * s2 / (2 * np.sqrt(mu) * M * np.sqrt(K))
+        + eta * s2 / (2 * M)
+        + 390 * eta**1.5 * L * np.sqrt(K) * s2 / np.sqrt(mu)
+        + 7 * eta**2 * L * K * s2
+    )
+
+
+def bound_lem_323(eta, gamma, mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Lemma 3.23 without its discrepancy term (0 on quadratics): ``exp(-gamma mu K R/3) Phi0 + 3 eta^2 L sigma^2/(2
+    gamma mu M) + gamma sigma^2/(2M)``."""
+    return np.exp(-gamma * mu * K * R / 3) * pot0 + 3 * eta**2 * L * s2 / (2 * gamma * mu * M) + gamma * s2 / (2 * M)
+
+
+def bound_lem_b3(eta, mu, M, K, R, pot0, s2, L=1.0) -> float:
+    """Lemma B.3, (B.1), at Q = 0: ``exp(-(1/3) max{eta mu, sqrt(eta mu/K)} K R) Phi0 + eta^(1/2) sigma^2/(mu^(1/2) M
+    K^(1/2)) + 2 eta^(3/2) L K^(1/2) sigma^2/(mu^(1/2) M)`` (the e^9 eta^4 Q^2 K^2 sigma^4/mu term drops out)."""
+    return (
+        np.exp(-max(eta * mu, np.sqrt(eta * mu / K)) * K * R / 3) * pot0
+        + np.sqrt(eta) * s2 / (np.sqrt(mu) * M * np.sqrt(K))
+        + 2 * eta**1.5 * L * np.sqrt(K) * s2 / (np.sqrt(mu) * M)
+    )
+
+
+def bound_lem_b19(eta, mu, M, K, R, B, s2) -> float:
+    """Lemma B.19 at Q = 0: ``(1/eta) exp(-eta mu K R/2) B^2 + eta sigma^2/M``."""
+    return np.exp(-eta * mu * K * R / 2) * B**2 / eta + eta * s2 / M
+
+
+def bound_thm_b18(mu, M, K, R, s2, L=1.0, B: float = 1.0) -> float:
+    """Theorem B.18's bound at Q = 0: ``exp(-mu K R/(8L)) 4 L B^2 + (3 sigma^2/(mu M K R)) log(e + mu^2 M K^2 R^2
+    B^2/sigma^2)``."""
+    inner = mu**2 * M * K**2 * R**2 * B**2 / s2
+    return np.exp(-mu * K * R / (8 * L)) * 4 * L * B**2 + 3 * s2 / (mu * M * K * R) * np.log(np.e + inner)
