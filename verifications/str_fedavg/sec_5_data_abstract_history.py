@@ -92,5 +92,8 @@ def abstract_experiments(ctx: Context) -> Evidence:
             **{f"Sect. 5, line {line}": quote for line, quote in SECTION_5.items()},
             "abstract datasets found in Sect. 5": found,
             "Sect. 5 dataset": "Wiki Math Essential (PyTorch Geometric Temporal, [25]); no image data, no deep net",
+            "hypotheses": "A document-consistency check of printed text, not an experiment: the datasets the "
+            "abstract names against the transcribed Section 5 passages (case-insensitive search); no mathematical "
+            "hypothesis is involved.",
         },
     )

@@ -168,7 +168,12 @@ _IPIR_NOTE = {
 def eta_hat_thm3(ctx: Context) -> Evidence:
     """Bounded Brent (real t) and a float64 integer scan of eta_t against the printed 11 (sympy argmax in the
     witness)."""
-    return _eta_hat_ipir_evidence(ctx, 11.0, "==", _IPIR_NOTE)
+    hypotheses = {
+        "hypotheses": "A printed value of a defined quantity: max_t eta_t for eta_t = 2 ln(t)/t^(5/12) (line 3 of "
+        "Algorithm 2, Theorem 3 Case i), over real t >= 1 and integers t; no hypothesis is involved beyond that "
+        "definition (the theorem's assumptions do not enter eta_t)."
+    }
+    return _eta_hat_ipir_evidence(ctx, 11.0, "==", _IPIR_NOTE | hypotheses)
 
 
 @claim(
@@ -197,7 +202,10 @@ def eta_hat_thm3_upper(ctx: Context) -> Evidence:
 def eta_hat2_thm3(ctx: Context) -> Evidence:
     """Bounded Brent (real t) and a float64 integer scan of eta_t against the printed 6/e."""
     note = {"reading": "6/e = p/(e b mu_f^b) with p = 2, b = 1/3 (Theorem 1's eta^ at Table 1's b); Theorem 3 has "
-            "b = 5/12, which gives p/(e b) = 24/(5e)"}  # fmt: skip
+            "b = 5/12, which gives p/(e b) = 24/(5e)",
+            "hypotheses": "A printed value of a defined quantity: max_t eta_t for eta_t = 2 ln(t)/t^(5/12) (line 3 "
+            "of Algorithm 2) against 6/(e mu_f^b) at mu_f = 1 (the strong convexity Algorithm 2 passes to Algorithm "
+            "1); no hypothesis is involved beyond these definitions."}  # fmt: skip
     return _eta_hat_ipir_evidence(ctx, 6 / math.e, "==", note)
 
 

@@ -69,6 +69,10 @@ def eq_25(ctx: Context) -> Evidence:
             "true variance": "eta^2 sigma^2 (1 - alpha^(2k)) / (1 - alpha^2)",
             "true - printed (sympy)": str(sp.factor(identity)),
             "agree at": "k = 1 only (eta L = 1 makes alpha_z = 0: both give eta^2 sigma^2)",
+            "hypotheses": "(2.5) is the closed form of the chains y^(k+1) = alpha y^(k) - eta xi^(k) of Section "
+            "2.2.1 (SGD on L x^2/4 + xi x and L x^2/2 + xi x, xi iid N(0, sigma^2)); Theorem 2.7's eta <= 1/(2KL), "
+            "2 <= k <= K (so eta L k <= 1/2) is met by the failing entries with eta L = 0.005, 2 <= k <= 100, and the "
+            "sympy difference is nonzero for every 0 < alpha < 1, k >= 2.",
         },
     )
 
@@ -229,6 +233,10 @@ def sketch_final(ctx: Context) -> Evidence:
             "limit ratios": "-1 with the printed variances, -2 with the true ones: the printed "
             "approximation has the wrong sign (sigma_z < sigma_y)",
             "tolerance": "5%: the eta L k = 1e-2 entries carry O(eta L k) corrections",
+            "hypotheses": "The sketch's setting: the chains of (2.5) from x^(0) = y^(0) = z^(0) = 0 with Gaussian "
+            "noise and eta L k << 1; here L = sigma = 1, k = 1000 and eta L k in {1e-2, 1e-3, 1e-4}, which also meets "
+            "Theorem 2.7's eta <= 1/(2KL), 2 <= k <= K for any K >= k; the ratios tend to -1 and -2 as eta L k -> 0, "
+            "so the failure does not come from the size of eta L k.",
         },
     )
 

@@ -261,7 +261,13 @@ def thm223_restatement(ctx: Context) -> Evidence:
         bound=0,
         relation="==",
         grid={"form": ["appendix A.5.1", "theorem statement"]},
-        witness={"appendix A.5.1": msg, "theorem statement": msg_main},
+        witness={
+            "appendix A.5.1": msg,
+            "theorem statement": msg_main,
+            "hypotheses": "A dimensional comparison of two printed forms of the same term against the units of "
+            "||grad F||^2 (F^2/x^2); no hypothesis is involved beyond the units of the constants (G a gradient bound, "
+            "F/x; L, F/x^2; Delta = F(x^(0)) - F*, F; M, K, R counts).",
+        },
     )
 
 
@@ -289,7 +295,12 @@ def claim_a6_generic(ctx: Context) -> Evidence:
         bound=0,
         relation="==",
         grid={"step": list(results)},
-        witness={name: msg for name, (_, msg) in results.items()},
+        witness={
+            **{name: msg for name, (_, msg) in results.items()},
+            "hypotheses": "A dimensional check of a printed chain: each expression against the units of b (a step "
+            "size, x^2/F); no hypothesis is involved beyond the definitions of the symbols ([L] = F/x^2, [eta] = "
+            "x^2/F, u = eta L dimensionless, C(K, 2) a count), and the case condition eta L K <= 2 is dimensionless.",
+        },
     )
 
 
@@ -386,6 +397,10 @@ def improvement_factor(ctx: Context) -> Evidence:
             "printed": str(printed),
             "printed factor dimension": msg,
             "note": "the derived factor (R sigma^2/(K L^2 B^2))^(1/3) is dimensionless",
+            "hypotheses": "An algebraic identity: the printed factor against term (3) of (2.2), L^(1/3) sigma^(2/3) "
+            "B^(4/3)/(K^(1/3) R^(2/3)), divided by LB^2/R, at positive L, B, sigma and integer K, R; no hypothesis is "
+            "involved beyond these definitions: the ratio printed/derived is L^(4/3) B^(2/3), so the regime the text "
+            "names (where LB^2/R beats (3)) does not rescue it.",
         },
     )
 

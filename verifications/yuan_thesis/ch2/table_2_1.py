@@ -170,6 +170,9 @@ def prev_lower_homog(ctx: Context) -> Evidence:
             "table term / text term (sympy)": str(ratio),
             "consequence": "as printed, the previous homogeneous lower bound already contains (3), and Theorem "
             "2.8 would add only LB^2/(KR) to it; with the text's K^(2/3) it improves the local-step term by K^(1/3)",
+            "hypotheses": "A comparison of two printed forms of the same [132] term (Table 2.1's cell, Section "
+            "2.1.1's sentence), by sympy and at positive L, sigma, B and integer M, K, R in [1, 1e6]; no hypothesis "
+            "is involved beyond the definitions of the symbols, and the ratio K^(1/3) differs from 1 for every K >= 2.",
         }
     )
     return ev

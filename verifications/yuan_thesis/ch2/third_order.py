@@ -68,6 +68,11 @@ def claim217(ctx: Context) -> Evidence:
             "diffusion coefficient D of the scheme's generator": str(D),
             "printed (2.29)": "eta sigma^2 (Ito's formula gives (1/2) g^2 = eta sigma^2 / 2 for g = sqrt(eta) sigma)",
             "consequence": "lem-2.18:bias-approx is off by the same factor 2",
+            "hypotheses": "Claim 2.17 prints no hypothesis beyond the SDE (2.28) and u(t, x) = E[X(t) | X(0) = x]; "
+            "the instance is the smooth drift F'(x) = a x + (q/2) x^2 with symbolic a, q, sigma, eta > 0, the SDE "
+            "entering through its Euler-Maruyama scheme with step h -> 0 (footnote 6), and the check compares the "
+            "t^2 coefficient of u at the stationary point x* = 0 (a local quantity: the drift's growth away from x* "
+            "plays no role) with the one any backward equation u_t = -F_x u_x + D u_xx gives.",
         },
     )
 
@@ -164,6 +169,10 @@ def lem218_bias(ctx: Context) -> Evidence:
             "exact eta^3 coefficient": "-(1/4) q sigma^2 k (k - 1) (sympy, k = 1..6; F' = a x + (q/2)x^2)",
             "ratios k = 2..6": [str(r) for r in ratios],
             "limit": str(limit),
+            "hypotheses": "The setting of Section 2.4.2: 1-D SGD (2.27) with Gaussian noise N(0, sigma^2) and a "
+            "small step (the eta^3 coefficient, t = eta k), the display read at a stationary point x = x* as Theorem "
+            "2.16's lower bound uses it; the instance F' = a x + (q/2) x^2 (F_xxx = q constant, a, q, sigma "
+            "symbolic) started at x* = 0 meets each of these, and the ratio tends to 1/2 as k grows.",
         },
     )
 

@@ -89,7 +89,12 @@ def dimensions(ctx: Context) -> Evidence:
         bound=0,
         relation="==",
         grid={"entry": list(results)},
-        witness={name: msg for name, (_, msg) in results.items()},
+        witness={
+            **{name: msg for name, (_, msg) in results.items()},
+            "hypotheses": "A dimensional check of the transcribed entries against the units of E F - F* (F); no "
+            "hypothesis is involved beyond the units of the constants ([mu] = [L] = F/x^2, [Q] = F/x^3, [sigma] = "
+            "F/x, [B] = x; M, K, R counts); the failing entry is FedAvg, strongly convex under Assumption 3.2.",
+        },
     )
 
 
@@ -111,7 +116,13 @@ def vs_cited(ctx: Context) -> Evidence:
         bound=0,
         relation="==",
         grid={"entry": list(diffs)},
-        witness={f"{name} vs {CITED[name][0]}": str(d) for name, d in diffs.items()},
+        witness={
+            **{f"{name} vs {CITED[name][0]}": str(d) for name, d in diffs.items()},
+            "hypotheses": "A symbolic comparison of two printed expressions (each Table 3.1 entry and the rate of "
+            "the theorem it cites, logs, decay terms and constants dropped); no hypothesis is involved beyond the "
+            "definitions of the symbols; the failing entry is FedAvg under Assumption 3.2 (strongly convex) against "
+            "Theorem 3.4's (3.8).",
+        },
     )
 
 

@@ -104,6 +104,11 @@ def claim416_step_expand(ctx: Context) -> Evidence:
         "also prints +eta_c(grad F_m - grad F) + eta_c(grad f - grad F_m) for the -eta_c delta_m - eta_c eps_m of its "
         "last line. Harmless: (4.31) bounds |<a, eta_c A^{-1} delta>|, so (4.28) holds (claim-4.16:step-young)"
     )
+    ev.witness["hypotheses"] = (
+        "An algebraic identity: the printed expansion (4.30) against the expanded square, for random vectors a, "
+        "delta, eta_c in [1e-3, 1] and random positive definite A (as Assumption 4.2(b) gives); no hypothesis is "
+        "involved beyond the definition ||v||^2_{A^{-1}} = v'A^{-1}v."
+    )
     return ev
 
 

@@ -63,6 +63,12 @@ def limit_feddualavg(ctx: Context) -> Evidence:
             "reading": "Q-het (different client Hessians) with K = 5: the limit is FedAvg's fixed point on supp x* "
             "(limit:feddualavg-corrected), at distance ~ eta_c ||x'|| > 0 for every eta_c tested down to eta/4^6, "
             "so no eta_c^max independent of R exists there; Q-hom, Q-idH and K = 1 reach x* exactly",
+            "hypotheses": "Assumption 4.1: psi = 0.3||.||_1 closed convex (dom psi = R^d), F strongly convex "
+            "(Hessians >= 0.2 I; full-rank A'A/n on Q-hom) so Phi attains its minimum; h = ||x||_2^2/2 (Legendre, "
+            "1-strongly convex); convex quadratic clients, L-smooth with L = max_m lambda_max(H_m); exact gradients "
+            "(sigma = 0); full participation. Theorem C.13: eta = eta_s eta_c = 1/(4KL) in (0, 1/(4KL)], x^(0,0) = "
+            "0 in dom psi, and eta_c^max depends on eta and x^(0,0) only, while on Q-het with K = 5 ||x_lim - x*|| ~ "
+            "1.54 eta_c > 0 for every eta_c down to eta/4^6, so no eta_c in (0, eta_c^max] gives the limit x*.",
         },
     )
 

@@ -242,6 +242,11 @@ def thm_c11_proof_terms(ctx: Context) -> Evidence:
             "sigma term); summing the printed bounds would give the coefficient 3/2 < 2 of the printed tuned bound, "
             "which is instead the sum 1 + 1 of the corrected step (thm-c.11:proof-terms:corrected)",
             "T": "undefined in the proof; read as T = KR",
+            "hypotheses": "Algebra of the printed proof: the terms of (C.3) at Theorem C.11's prescribed eta_c (a min "
+            "of three candidates, <= 1/(4L) as the theorem asks, eta_s = 1) against the printed bounds, by sympy and "
+            "at random positive L, B, sigma, G and integer M, K, R; no hypothesis is involved beyond these "
+            "definitions (Assumptions 4.1 and C.1 only produce (C.3)), and the factor 2 appears wherever the second "
+            "candidate attains the min.",
         },
     )
 
