@@ -208,7 +208,12 @@ def thm_b23_lambda(ctx: Context) -> Evidence:
         bound=1.0,
         relation="==",
         rtol=SHORT_ROUNDING,
-        witness={"points where lambda_4 is the largest": int(np.sum(ratio > 1)), "points": int(ratio.size)},
+        witness={
+            "points where lambda_4 is the largest": int(np.sum(ratio > 1)),
+            "points": int(ratio.size),
+            "hypotheses": "Theorem B.23's parameters: L, sigma, Q, B > 0, integers M, K, R >= 1 with T = KR >= 1000 "
+            "(every draw); the two lambdas are the printed definitions, so nothing else enters",
+        },
     )
 
 
@@ -243,6 +248,8 @@ def thm_b23_monotone(ctx: Context) -> Evidence:
         relation=">=",
         grid={"function": list(measured)},
         witness={
+            "hypotheses": "Theorem B.23's parameters (every draw: L, sigma, Q, B > 0, KR >= 1000) and lambda > 0 on "
+            "the grid; psi_2, psi_3, psi_5 are the printed terms of (B.58), so nothing else enters",
             "largest relative step (<= 0: decreasing everywhere)": largest,
             "why": "each is x^-1 log^p(a + b x) in x = lambda, lambda^2, lambda^5 with a = e^p, so Lemma B.34 makes it "
             "decreasing; the proof's use psi_i(lambda) <= psi_i(lambda_j) for lambda >= lambda_j needs exactly that",
@@ -301,7 +308,13 @@ _B14_UNITS = {**UNITS, gamma: STEP}
 def lem_b14_proof(ctx: Context) -> Evidence:
     """The printed display against telescoped Proposition B.16 times Proposition B.17's factor (sympy, exact), its
     units by dimensional analysis, and the constant 34/9 against 4."""
-    return _b14_evidence(_PRINTED_B14)
+    ev = _b14_evidence(_PRINTED_B14)
+    ev.witness["hypotheses"] = (
+        "Lemma B.14's setting (FedAc-II, Assumption 3.2, gamma >= eta); the display is compared with the product of "
+        "the printed Propositions B.16 (telescoped) and B.17 for every positive eta, gamma, mu, L, sigma and K "
+        "(symbolic), so no instance is chosen"
+    )
+    return ev
 
 
 @claim(
