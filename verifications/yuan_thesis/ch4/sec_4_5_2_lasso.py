@@ -219,7 +219,7 @@ def lasso_lambda(ctx: Context) -> Evidence:
     "F1(FedDualAvg) - F1(other) per seed (>= 0 claimed). Scale of the profile (module docstring).",
     scope="stand-in",
     expect="inconclusive",
-    expect_full="fails",
+    expect_full="inconclusive",
     figure="lasso-set-I",
 )
 def fig42_f1(ctx: Context) -> Evidence:
@@ -274,7 +274,7 @@ def fig42_fastest(ctx: Context) -> Evidence:
     "measured: density(FedMiD) - density(other) per seed (> 0 claimed).",
     scope="stand-in",
     expect="inconclusive",
-    expect_full="fails",
+    expect_full="inconclusive",
 )
 def fig42_density(ctx: Context) -> Evidence:
     """LASSO set I, tuned methods: paired differences of the tail-mean density, mean over the seeds
@@ -382,7 +382,7 @@ def theory_match(ctx: Context) -> Evidence:
     "best inside - best outside per seed (>= 0 claimed; a diverged grid point scores -inf).",
     scope="stand-in",
     expect="inconclusive",
-    expect_full="fails",
+    expect_full="inconclusive",
 )
 def grid_range(ctx: Context) -> Evidence:
     """LASSO set I runs on the printed grid and the ring outside it: best tail-mean F1 inside minus best outside,
