@@ -23,6 +23,7 @@ COMPARED = (
     "margin",
     "worst",
     "witness",
+    "search",
     "seed",
     "error",
 )
