@@ -183,29 +183,7 @@ def thm_b21(ctx: Context) -> Evidence:
     """FedAc-I on F~_lambda of the singular quadratic at the printed lambda and eta, sigma = sqrt(tr C): E
     F(xbar_ag^(R,0)) - F* exact (moments engine) against the printed bound; then the witness search over M, K, R (T
     = K R >= 24), B and the start's and noise's eigen-directions."""
-    points = Points()
-    for sigma, M, K, R in _grid(ctx.quick, 24):
-        s = np.sqrt(float(NOISE.sum())) * sigma
-        lam, eta, bound = _rule_b21(s, M, K, R, B)
-        points.add(
-            _gap_after(ctx, lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), sigma, R),
-            bound,
-            sigma=sigma,
-            M=M,
-            K=K,
-            R=R,
-            lam=lam,
-            eta=eta,
-        )
-
-    def at(M, K, R, B, start_eig, noise_eig):
-        K = _at_least(K, R, 24)
-        lam, eta, bound = _rule_b21(1.0, M, K, R, B)
-        gap = augmented_spectrum(start_eig, noise_eig, B, lam, fedac.fedac_i(eta, lam, K, M, L=L + lam), R)["gap"]
-        return gap, bound, {"K": K, "lam": lam, "eta": eta}
-
-    note = "Theorem B.21 at its printed lambda and eta, for every T = K R >= 24 (K is raised to meet it)."
-    return _search(points, ctx, at, note, HYPOTHESES["3.1"])
+    return _at_printed_lambda(ctx, _rule_b21, fedac.fedac_i, _sigma_31, 24, "Theorem B.21", HYPOTHESES["3.1"])
 
 
 def _rule_b21(s, M, K, R, B) -> tuple[float, float, float]:
@@ -248,29 +226,9 @@ def thm_b22(ctx: Context) -> Evidence:
     """FedAc-II on F~_lambda of the singular quadratic at the printed lambda and eta, sigma meeting Assumption
     3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against the printed bound; then the witness search over M,
     K, R (T >= 1000), B and the start's and noise's eigen-directions (constant-norm noise)."""
-    points = Points()
-    for sigma, M, K, R in _grid(ctx.quick, 1000):
-        s = sigma_assumption_32(sigma)
-        lam, eta, bound = _rule_b22(s, M, K, R, B)
-        points.add(
-            _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
-            bound,
-            sigma=sigma,
-            M=M,
-            K=K,
-            R=R,
-            lam=lam,
-            eta=eta,
-        )
-
-    def at(M, K, R, B, start_eig, noise_eig):
-        K = _at_least(K, R, 1000)
-        lam, eta, bound = _rule_b22(1.0, M, K, R, B)
-        gap = augmented_spectrum(start_eig, noise_eig, B, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), R)["gap"]
-        return gap, bound, {"K": K, "lam": lam, "eta": eta}
-
-    note = "Theorem B.22 at its printed lambda and eta, for every T = K R >= 1000 (K is raised to meet it)."
-    return _search(points, ctx, at, note, HYPOTHESES["3.2"])
+    return _at_printed_lambda(
+        ctx, _rule_b22, fedac.fedac_ii, sigma_assumption_32, 1000, "Theorem B.22", HYPOTHESES["3.2"]
+    )
 
 
 def _rule_b22(s, M, K, R, B) -> tuple[float, float, float]:
@@ -363,6 +321,62 @@ def _potential_search(points: Points, ctx: Context, variant: str, which: str) ->
 def _sigma_31(sigma: float) -> float:
     """sqrt(tr C), the sigma of Assumption 3.1(c) for the noise N(0, diag(NOISE) sigma^2)."""
     return float(np.sqrt(NOISE.sum())) * sigma
+
+
+def _at_printed_lambda(ctx: Context, rule, build, sigma_of, min_T: int, name: str, hypotheses: str) -> Evidence:
+    """``build`` (FedAc-I or -II) on F~_lambda at the lambda and eta that ``rule(sigma, M, K, R, B) -> (lambda, eta,
+    bound)`` prints, on the grid (``sigma_of`` the sigma the theorem's assumption asks of the grid's noise) and by the
+    witness search over M, K, R (T = K R >= ``min_T``; K is raised to meet it), B and the eigen-directions."""
+    points = Points()
+    for sigma, M, K, R in _grid(ctx.quick, min_T):
+        lam, eta, bound = rule(sigma_of(sigma), M, K, R, B)
+        points.add(
+            _gap_after(ctx, lam, build(eta, lam, K, M, L=L + lam), sigma, R),
+            bound,
+            sigma=sigma,
+            M=M,
+            K=K,
+            R=R,
+            lam=lam,
+            eta=eta,
+        )
+
+    def at(M, K, R, B, start_eig, noise_eig):
+        K = _at_least(K, R, min_T)
+        lam, eta, bound = rule(1.0, M, K, R, B)
+        gap = augmented_spectrum(start_eig, noise_eig, B, lam, build(eta, lam, K, M, L=L + lam), R)["gap"]
+        return gap, bound, {"K": K, "lam": lam, "eta": eta}
+
+    note = f"{name} at its printed lambda and eta, for every T = K R >= {min_T} (K is raised to meet it)."
+    return _search(points, ctx, at, note, hypotheses)
+
+
+def _at_printed_eta(ctx: Context, rule, sigma_of, note: str, hypotheses: str) -> Evidence:
+    """FedAc-II on F~_lambda at the eta that ``rule(lambda, sigma, M, K, R, B) -> (eta, bound)`` prints, for each
+    lambda of the grid (``sigma_of`` as in :func:`_at_printed_lambda`) and by the witness search over every lambda >
+    0, M, K, R, B and the eigen-directions."""
+    points = Points()
+    for sigma, M, K, R in _grid(ctx.quick, 1):
+        s = sigma_of(sigma)
+        for lam in LAMBDAS:
+            eta, bound = rule(lam, s, M, K, R, B)
+            points.add(
+                _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
+                bound,
+                sigma=sigma,
+                M=M,
+                K=K,
+                R=R,
+                lam=lam,
+                eta=eta,
+            )
+
+    def at(M, K, R, B, start_eig, noise_eig, lam):
+        eta, bound = rule(lam, 1.0, M, K, R, B)
+        gap = augmented_spectrum(start_eig, noise_eig, B, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), R)["gap"]
+        return gap, bound, {"eta": eta}
+
+    return _search(points, ctx, at, note, hypotheses, lam=ANY_LAMBDA)
 
 
 def _eta_b25(lam: float, s: float, M: int, K: int, R: int, shift: float, B: float = B) -> float:
@@ -527,29 +541,8 @@ def lem_b28(ctx: Context) -> Evidence:
     """FedAc-II on F~_lambda of the singular quadratic at the printed eta, sigma = sqrt(tr C): E F(xbar_ag^(R,0)) -
     F* exact (moments engine) against (B.56); then the witness search over every lambda > 0, M, K, R, B and the
     start's and noise's eigen-directions."""
-    points = Points()
-    for sigma, M, K, R in _grid(ctx.quick, 1):
-        s = _sigma_31(sigma)
-        for lam in LAMBDAS:
-            eta, bound = _rule_b28(lam, s, M, K, R, B)
-            points.add(
-                _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
-                bound,
-                sigma=sigma,
-                M=M,
-                K=K,
-                R=R,
-                lam=lam,
-                eta=eta,
-            )
-
-    def at(M, K, R, B, start_eig, noise_eig, lam):
-        eta, bound = _rule_b28(lam, 1.0, M, K, R, B)
-        gap = augmented_spectrum(start_eig, noise_eig, B, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), R)["gap"]
-        return gap, bound, {"eta": eta}
-
     note = "Lemma B.28 for every lambda > 0 (from 1e-8 to 1e2), at its printed eta."
-    return _search(points, ctx, at, note, HYPOTHESES["3.1"], lam=ANY_LAMBDA)
+    return _at_printed_eta(ctx, _rule_b28, _sigma_31, note, HYPOTHESES["3.1"])
 
 
 def _rule_b28(lam, s, M, K, R, B) -> tuple[float, float]:
@@ -645,29 +638,8 @@ def lem_b31(ctx: Context) -> Evidence:
     """FedAc-II on F~_lambda of the singular quadratic at the printed eta (Q -> 0+ limit), sigma meeting Assumption
     3.2(b): E F(xbar_ag^(R,0)) - F* exact (moments engine) against (B.58) at Q = 0; then the witness search over
     every lambda > 0, M, K, R, B and the start's and noise's eigen-directions (constant-norm noise)."""
-    points = Points()
-    for sigma, M, K, R in _grid(ctx.quick, 1):
-        s = sigma_assumption_32(sigma)
-        for lam in LAMBDAS:
-            eta, bound = _rule_b31(lam, s, M, K, R, B)
-            points.add(
-                _gap_after(ctx, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), sigma, R),
-                bound,
-                sigma=sigma,
-                M=M,
-                K=K,
-                R=R,
-                lam=lam,
-                eta=eta,
-            )
-
-    def at(M, K, R, B, start_eig, noise_eig, lam):
-        eta, bound = _rule_b31(lam, 1.0, M, K, R, B)
-        gap = augmented_spectrum(start_eig, noise_eig, B, lam, fedac.fedac_ii(eta, lam, K, M, L=L + lam), R)["gap"]
-        return gap, bound, {"eta": eta}
-
     note = "Lemma B.31 for every lambda > 0 (from 1e-8 to 1e2), at its printed eta (Q -> 0+)."
-    return _search(points, ctx, at, note, HYPOTHESES["3.2"], lam=ANY_LAMBDA)
+    return _at_printed_eta(ctx, _rule_b31, sigma_assumption_32, note, HYPOTHESES["3.2"])
 
 
 def _rule_b31(lam, s, M, K, R, B) -> tuple[float, float]:
