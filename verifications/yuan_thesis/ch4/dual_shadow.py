@@ -47,6 +47,7 @@ from fedtheory.algorithms import composite as fco
 from fedtheory.harness.claims import Context, seed_for
 from fedtheory.harness.family import Family, family
 from fedtheory.harness.points import Points
+from fedtheory.harness.search import Axis
 from fedtheory.oracles import AdditiveGaussian, Rademacher
 from fedtheory.problems import FederatedQuadratic
 from fedtheory.reference import composite_optimum
@@ -265,3 +266,37 @@ def add_entries(points: Points, measured, bound, **parameters) -> None:
     measured, bound = np.broadcast_arrays(np.asarray(measured, float), np.asarray(bound, float))
     for value, printed in zip(measured.ravel(), bound.ravel()):
         points.add(value, printed, **parameters)
+
+
+# --- two heterogeneous quadratic clients in d = 2, the instances of the witness searches -----------------------------
+
+TWO_CLIENT_AXES = {
+    "kappa1": Axis(1.0, 1e4),
+    "theta1": Axis(0.0, np.pi, log=False),
+    "kappa2": Axis(1.0, 1e4),
+    "theta2": Axis(0.0, np.pi, log=False),
+    "top2": Axis(1e-3, 1.0),
+    "b1": Axis(1e-3, 1e3),
+    "phi_b1": Axis(0.0, 2 * np.pi, log=False),
+    "b2": Axis(1e-3, 1e3),
+    "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+}
+"""The axes of :func:`two_clients` (the first axes of every search over them)."""
+
+
+def polar(r: float, angle: float) -> np.ndarray:
+    """The vector of length ``r`` at ``angle`` in the plane."""
+    return r * np.array([np.cos(angle), np.sin(angle)])
+
+
+def rotated(kappa: float, theta: float, top: float) -> np.ndarray:
+    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
+    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
+
+
+def two_clients(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2) -> tuple[np.ndarray, np.ndarray]:
+    """``(H, b)`` of two clients ``F_m(x) = x'H_m x/2 - b_m'x`` in ``d = 2``: ``||H_1|| = 1`` and ``||H_2|| = top2 <=
+    1`` (so ``L = 1``), condition numbers ``kappa_m`` and eigenbases rotated by ``theta_m``, ``b_m`` in polar form."""
+    H = np.stack([rotated(kappa1, theta1, 1.0), rotated(kappa2, theta2, top2)])
+    return H, np.stack([polar(b1, phi_b1), polar(b2, phi_b2)])

@@ -21,9 +21,12 @@ from .dual_shadow import (
     CONFIDENCE,
     ETA_FACTORS,
     PAPER,
+    TWO_CLIENT_AXES,
     Instance,
     instances,
+    polar,
     rounds,
+    two_clients,
 )
 
 
@@ -92,16 +95,6 @@ def lem49(ctx: Context) -> Evidence:
     )
 
 
-def _rotated(kappa: float, theta: float, top: float) -> np.ndarray:
-    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
-    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
-
-
-def _polar(r: float, angle: float) -> np.ndarray:
-    return r * np.array([np.cos(angle), np.sin(angle)])
-
-
 def _lem49_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2, x0, phi0, K, R, eta_L):
     """Lemma 4.9 at sigma = 0, psi = 0, Euclidean h, exactly: two clients ``F_m(x) = x'H_m x/2 - b_m'x`` in ``d = 2``
     (``||H_1|| = 1``, ``||H_2|| = top2 <= 1``: ``L = 1``), start ``x0``. A local step is affine, ``y_m^(r,k) = T_m^k
@@ -109,8 +102,7 @@ def _lem49_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi
     ``expm1`` for the geometric sums), the server dual ``y^(r+1,0) = avg_m y_m^(r,K)``; with ``psi = 0`` the shadow
     primal is ``ybar^(r,k)``. The gap of the ergodic average (quadratic form at ``x*``, no cancellation) against
     ``D_h(x*, x0)/(eta_c K R)`` plus the discrepancy term of the same path."""
-    H = np.stack([_rotated(kappa1, theta1, 1.0), _rotated(kappa2, theta2, top2)])
-    b = np.stack([_polar(b1, phi_b1), _polar(b2, phi_b2)])
+    H, b = two_clients(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2)
     H_bar = H.mean(axis=0)
     x_star = np.linalg.solve(H_bar, b.mean(axis=0))
     lam, V = np.linalg.eigh(H)  # (2, 2), (2, 2, 2)
@@ -121,7 +113,7 @@ def _lem49_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi
     c = np.einsum("mij,kmj,mlj,ml->kmi", V, geometric, V, b)  # (K+1, M, d)
     P, q = T[-1].mean(axis=0), c[-1].mean(axis=0)
     z = np.empty((R, 2))
-    z[0] = _polar(x0, phi0)
+    z[0] = polar(x0, phi0)
     for r in range(1, R):
         z[r] = P @ z[r - 1] + q
     y = np.einsum("kmij,rj->rkmi", T, z) + c[None]  # (R, K+1, M, d)
@@ -134,15 +126,7 @@ def _lem49_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi
 
 LEM_49_DOMAIN = Domain(
     {
-        "kappa1": Axis(1.0, 1e4),
-        "theta1": Axis(0.0, np.pi, log=False),
-        "kappa2": Axis(1.0, 1e4),
-        "theta2": Axis(0.0, np.pi, log=False),
-        "top2": Axis(1e-3, 1.0),
-        "b1": Axis(1e-3, 1e3),
-        "phi_b1": Axis(0.0, 2 * np.pi, log=False),
-        "b2": Axis(1e-3, 1e3),
-        "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+        **TWO_CLIENT_AXES,
         "x0": Axis(1e-3, 1e3),
         "phi0": Axis(0.0, 2 * np.pi, log=False),
         "K": Axis(1, 64, integer=True),

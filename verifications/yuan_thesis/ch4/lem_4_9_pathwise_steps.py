@@ -23,6 +23,7 @@ from fedtheory.regularizers import L1, L2Ball
 
 from .dual_shadow import (
     PAPER,
+    TWO_CLIENT_AXES,
     Instance,
     Path,
     add_entries,
@@ -31,6 +32,8 @@ from .dual_shadow import (
     linf,
     path_witness,
     paths,
+    polar,
+    two_clients,
 )
 
 
@@ -185,16 +188,6 @@ def _steps(p: Path):
             yield r, k, p.ybar[r, k], p.hat[r, k], p.hat[r, k + 1], p.y[r, k], p.x[r, k], p.g[r, k]
 
 
-def _polar(r: float, angle: float) -> np.ndarray:
-    return r * np.array([np.cos(angle), np.sin(angle)])
-
-
-def _rotated(kappa: float, theta: float, top: float) -> np.ndarray:
-    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
-    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
-
-
 def _lasso_2d(H: np.ndarray, b: np.ndarray, lam: float) -> np.ndarray:
     """``argmin x'Hx/2 - b'x + lam ||x||_1`` in ``d = 2`` (``H`` positive definite), exactly: the sign pattern in
     {-1, 0, 1}^2 whose stationary point on its support satisfies the optimality conditions."""
@@ -217,15 +210,14 @@ def _claim414_closed_form(
     (``L = max_m ||H_m|| = 1``), Euclidean ``h``, ``psi = lam ||.||_1`` at psi-weight ``t``, client duals ``y_m``, the
     averaged stochastic gradient ``gbar = avg_m grad F_m(x_m) + e`` with a realised noise mean ``e``; ``x*`` exact
     (:func:`_lasso_2d`); both sides of (4.19)."""
-    H = np.stack([_rotated(kappa1, theta1, 1.0), _rotated(kappa2, theta2, top2)])
-    b = np.stack([_polar(b1, phi_b1), _polar(b2, phi_b2)])
+    H, b = two_clients(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2)
     H_bar, b_bar = H.mean(axis=0), b.mean(axis=0)
     x_star = _lasso_2d(H_bar, b_bar, lam)
     mirror = fco.Euclidean(L1(lam))
-    y = np.stack([_polar(y1, phi1), _polar(y2, phi2)])
+    y = np.stack([polar(y1, phi1), polar(y2, phi2)])
     x = mirror(y, t)
     grads = np.einsum("mij,mj->mi", H, x) - b
-    gbar = grads.mean(axis=0) + _polar(noise, phi_e)
+    gbar = grads.mean(axis=0) + polar(noise, phi_e)
     ybar = y.mean(axis=0)
     xh0, xh1 = mirror(ybar, t), mirror(ybar - eta_L * gbar, t + eta_L)
     F = lambda z: 0.5 * z @ H_bar @ z - b_bar @ z  # noqa: E731
@@ -240,15 +232,7 @@ def _claim414_closed_form(
 
 CLAIM_414_DOMAIN = Domain(
     {
-        "kappa1": Axis(1.0, 1e4),
-        "theta1": Axis(0.0, np.pi, log=False),
-        "kappa2": Axis(1.0, 1e4),
-        "theta2": Axis(0.0, np.pi, log=False),
-        "top2": Axis(1e-3, 1.0),
-        "b1": Axis(1e-3, 1e3),
-        "phi_b1": Axis(0.0, 2 * np.pi, log=False),
-        "b2": Axis(1e-3, 1e3),
-        "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+        **TWO_CLIENT_AXES,
         "lam": Axis(1e-3, 10.0),
         "t": Axis(1e-3, 1e3),
         "y1": Axis(1e-3, 1e3),
@@ -274,8 +258,8 @@ def _eq421_closed_form(y, phi_y, g, phi_g, t, lam, eta_L, geometry):
     and the l1 norm; measured the left side over the squared step, against -1/4."""
     mirror = fco.Euclidean(L1(lam)) if geometry == 0 else fco.PNorm(1.5, L1(lam), scale=2 ** (2 - 2 / 1.5))
     norm = (lambda v: float(np.linalg.norm(v))) if geometry == 0 else (lambda v: float(np.sum(np.abs(v))))
-    y0 = _polar(y, phi_y)
-    xh0, xh1 = mirror(y0, t), mirror(y0 - eta_L * _polar(g, phi_g), t + eta_L)
+    y0 = polar(y, phi_y)
+    xh0, xh1 = mirror(y0, t), mirror(y0 - eta_L * polar(g, phi_g), t + eta_L)
     step2 = norm(xh1 - xh0) ** 2
     if step2 == 0:
         return 0.0, 0.0, {"zero step": True}

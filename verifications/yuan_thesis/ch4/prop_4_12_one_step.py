@@ -35,6 +35,7 @@ from .dual_shadow import (
     ETA_FACTORS,
     PAPER,
     S_NOISE,
+    TWO_CLIENT_AXES,
     Instance,
     M,
     Path,
@@ -42,6 +43,8 @@ from .dual_shadow import (
     l2,
     path_witness,
     paths,
+    polar,
+    two_clients,
 )
 
 
@@ -119,16 +122,6 @@ def _n_draws(ctx: Context) -> int:
     return 4000 if ctx.quick else 40000
 
 
-def _rotated(kappa: float, theta: float, top: float) -> np.ndarray:
-    """``top U diag(1, 1/kappa) U'``, ``U`` the rotation by ``theta``."""
-    U = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    return top * U @ np.diag([1.0, 1.0 / kappa]) @ U.T
-
-
-def _polar(r: float, angle: float) -> np.ndarray:
-    return r * np.array([np.cos(angle), np.sin(angle)])
-
-
 def _prop412_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2, y1, phi1, y2, phi2, s, eta_L):
     """Proposition 4.12 exactly at an arbitrary state, ``psi = 0``, Euclidean ``h``: two clients ``F_m(x) = x'H_m x/2 -
     b_m'x`` in ``d = 2`` (``H_1`` of norm 1, ``H_2`` of norm ``top2 <= 1``, so ``L = 1``), client duals ``y_m`` (= the
@@ -136,8 +129,7 @@ def _prop412_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, p
     :func:`_exact_one_step` (Gaussian moments of a quadratic) against ``eta_c L (1/M) sum_m ||ybar - y_m||^2 + eta_c^2
     sigma^2/M``."""
     problem = FederatedQuadratic(
-        np.stack([_rotated(kappa1, theta1, 1.0), _rotated(kappa2, theta2, top2)]),
-        np.stack([_polar(b1, phi_b1), _polar(b2, phi_b2)]),
+        *two_clients(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, phi_b2),
     )
     inst = Instance(
         "two quadratics",
@@ -153,7 +145,7 @@ def _prop412_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, p
         {},
     )
     eta = eta_L / inst.L
-    state = _State("searched", np.stack([_polar(y1, phi1), _polar(y2, phi2)]), 0.0)
+    state = _State("searched", np.stack([polar(y1, phi1), polar(y2, phi2)]), 0.0)
     step = _step(inst, state, eta, 1, np.random.default_rng(0))  # only the deterministic parts are used
     value = _exact_one_step(inst, step, eta, s) - float(inst.mirror.generalized_bregman(inst.x_star, step.ybar, 0.0))
     return value, eta * inst.L * step.disc + eta**2 * inst.sigma2 / inst.M
@@ -161,15 +153,7 @@ def _prop412_closed_form(kappa1, theta1, kappa2, theta2, top2, b1, phi_b1, b2, p
 
 PROP_412_DOMAIN = Domain(
     {
-        "kappa1": Axis(1.0, 1e4),
-        "theta1": Axis(0.0, np.pi, log=False),
-        "kappa2": Axis(1.0, 1e4),
-        "theta2": Axis(0.0, np.pi, log=False),
-        "top2": Axis(1e-3, 1.0),
-        "b1": Axis(1e-3, 1e3),
-        "phi_b1": Axis(0.0, 2 * np.pi, log=False),
-        "b2": Axis(1e-3, 1e3),
-        "phi_b2": Axis(0.0, 2 * np.pi, log=False),
+        **TWO_CLIENT_AXES,
         "y1": Axis(1e-3, 1e3),
         "phi1": Axis(0.0, 2 * np.pi, log=False),
         "y2": Axis(1e-3, 1e3),
