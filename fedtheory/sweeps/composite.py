@@ -303,7 +303,7 @@ def run_sweep(
                     z = z - ec_a[:, None] * gradient(z, Zb, yb)
                 else:
                     z = z - ec_a[:, None] * gradient(z, Zb, yb)
-                    if psi is not None and algorithm == "FedMiD":
+                    if psi is not None and algorithm in ("FedMiD", "FedMiD(no server prox)"):
                         z = client_prox(z, ec_a)
                     elif psi is not None and subgradient is not None:
                         z = z - (ec_a[:, None] * lam[:, None, None, None]) * subgradient(z)
@@ -311,7 +311,7 @@ def run_sweep(
             if dual:
                 y = new
                 x = server_prox(y, ec_a * (es_a * (r + 1) * K)) if psi is not None else y
-            elif psi is not None and subgradient is None:
+            elif psi is not None and subgradient is None and algorithm != "FedMiD(no server prox)":
                 x = server_prox(new, es_a * ec_a * K)
             else:
                 x = new

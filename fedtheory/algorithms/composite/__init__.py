@@ -7,10 +7,14 @@
   (Algorithm 8), FedAvg(subgradient) (Fig. 4.1); ``init``/``round``/``run`` over ``(S, M, d)`` arrays, the output
   (4.9).
 * :mod:`.fixed_points` -- deterministic fixed points on quadratics.
+* :mod:`.decoupled` -- federated proximal gradient with a decoupled prox and drift correction (pre-/post-prox local
+  models, one d-vector each way per round), its fixed-weight and coupled ablations; :mod:`.decoupled_compact` the
+  same method from its stacked recursion; :mod:`.potentials` its gradient mapping, drift and Lyapunov functions.
 
 Algorithm 4 (FedAvg with client and server step sizes) is :func:`fedtheory.algorithms.fedavg.run`.
 """
 
+from . import decoupled, decoupled_compact, potentials
 from .federated import (
     ALGORITHMS,
     DUAL_ALGORITHMS,
@@ -44,6 +48,8 @@ __all__ = [
     "MirrorMap",
     "PNorm",
     "RoundTrace",
+    "decoupled",
+    "decoupled_compact",
     "dual_averaging",
     "eta_tilde",
     "fedavg_fixed_point",
@@ -52,6 +58,7 @@ __all__ = [
     "fedmid_osp_surrogate",
     "init",
     "mirror_descent",
+    "potentials",
     "proximal_gradient",
     "round",
     "run",

@@ -9,6 +9,9 @@ Printed algorithms (chapter 4 of the thesis; every one takes ``(x^{(0,0)}, eta_c
   ``Delta_r = mean_{m in S^(r)} (x_m^{(r,K)} - x_m^{(r,0)})``.
 * ``"FedMiD-OSP"`` -- Algorithm 7: client step ``grad h^*(grad h(x) - eta_c g)`` (no ``psi``), server
   step as FedMiD.
+* ``"FedMiD(no server prox)"`` -- the client step of FedMiD and a server step without ``psi``,
+  ``x^{(r+1,0)} = grad h^*(grad h(x^{(r,0)}) + eta_s Delta_r)`` (plain averaging of proximal client models when
+  ``eta_s = 1``: the "primal averaging" whose average loses the clients' sparsity).
 * ``"FedDualAvg"`` -- Algorithm 6: ``y^{(0,0)} = grad h(x^{(0,0)})``; clients retrieve
   ``x_m^{(r,k)} = grad (h + eta~^{(r,k)} psi)^*(y_m^{(r,k)})`` with ``eta~^{(r,k)} = eta_s eta_c r K + eta_c k`` and
   update ``y_m^{(r,k+1)} = y_m^{(r,k)} - eta_c g_m^{(r,k)}``; the server sets
@@ -47,7 +50,14 @@ from ...oracles import Oracle, check_oracle, check_replicated
 from ..fedavg import check_finite
 from .mirror import MirrorMap
 
-ALGORITHMS = ("FedMiD", "FedMiD-OSP", "FedDualAvg", "FedDualAvg-OSP", "FedAvg(subgradient)")
+ALGORITHMS = (
+    "FedMiD",
+    "FedMiD-OSP",
+    "FedMiD(no server prox)",
+    "FedDualAvg",
+    "FedDualAvg-OSP",
+    "FedAvg(subgradient)",
+)
 DUAL_ALGORITHMS = ("FedDualAvg", "FedDualAvg-OSP")
 
 
@@ -214,7 +224,7 @@ def _primal_round(state, oracle, mirror, params, rng, weights, trace):
     x = np.broadcast_to(state.x[:, None, :], (S, params.M, d))
     xs, gs = [x], []
     subgradient = params.algorithm == "FedAvg(subgradient)"
-    client_t = params.eta_c if params.algorithm == "FedMiD" else 0.0
+    client_t = 0.0 if params.algorithm == "FedMiD-OSP" else params.eta_c
     for _ in range(params.K):
         g = oracle(x, rng)
         if subgradient:
@@ -234,7 +244,8 @@ def _primal_round(state, oracle, mirror, params, rng, weights, trace):
             point = _extrapolate(state.x, average, params.eta_s)
         else:  # as printed: the primal Delta is added to the dual point grad h(x^{(r,0)})
             point = mirror.grad_h(state.x) + params.eta_s * (average - state.x)
-        x_new = mirror(point, params.eta_s * params.eta_c * params.K)
+        server_t = 0.0 if params.algorithm == "FedMiD(no server prox)" else params.eta_s * params.eta_c * params.K
+        x_new = mirror(point, server_t)
     out = CompositeState(x_new, None, state.r + 1)
     return out, ((np.stack(xs), np.stack(gs), None) if trace else None)
 
