@@ -44,7 +44,7 @@ SUBDIFFERENTIABLE = [  # the regularizers FedAvg(subgradient) takes a subgradien
     if isinstance(r, (L1, SquaredL2, ElasticNet)) or (isinstance(r, Masked) and len(r.shape) == 1)
 ]
 INDICATORS = [r for r in REGULARIZERS if isinstance(r, (Box, L2Ball, L1Ball, Simplex))]
-PRIMAL = ("FedMiD", "FedMiD-OSP", "FedAvg(subgradient)")
+PRIMAL = ("FedMiD", "FedMiD-OSP", "FedMiD(no server prox)", "FedAvg(subgradient)")
 
 points = arrays(np.float64, (3, D), elements=st.floats(-4, 4, allow_nan=False, width=64))
 weights = st.floats(0.01, 4.0)
@@ -274,7 +274,7 @@ def _naive(algorithm, problem, mirror, x0, params, R, rng):
                         xm = xm - eta_c * g
                         xm = xm - eta_c * mirror.subgradient(xm)
                     else:
-                        xm = mirror(mirror.grad_h(xm) - eta_c * g, eta_c if algorithm == "FedMiD" else 0.0)
+                        xm = mirror(mirror.grad_h(xm) - eta_c * g, 0.0 if algorithm == "FedMiD-OSP" else eta_c)
                 deltas.append(xm - x)
         delta = np.mean(deltas, axis=0)
         if params.dual:
@@ -283,7 +283,7 @@ def _naive(algorithm, problem, mirror, x0, params, R, rng):
         elif algorithm == "FedAvg(subgradient)":
             x = x + eta_s * delta
         else:
-            x = mirror(mirror.grad_h(x) + eta_s * delta, eta_s * eta_c * K)
+            x = mirror(mirror.grad_h(x) + eta_s * delta, 0.0 if "no server" in algorithm else eta_s * eta_c * K)
     return x
 
 
