@@ -199,3 +199,32 @@ def test_the_prox_of_a_quadratic_regularizer_is_not_a_semigroup():
     w = np.linspace(-3, 3, 13)
     assert np.allclose(L1(0.5).prox(L1(0.5).prox(w, 0.2), 0.3), L1(0.5).prox(w, 0.5))
     assert not np.allclose(SquaredL2(1.0).prox(SquaredL2(1.0).prox(w, 0.2), 0.3), SquaredL2(1.0).prox(w, 0.5))
+
+
+def test_the_affine_fixed_point_engine_finds_the_composite_minimiser_of_the_decoupled_method():
+    """With exact gradients, the decoupled method's round map has the minimiser of f + g as its fixed point's
+    output; the engine certifies it to rounding, on the reduced coordinates (sum c_i = 0 eliminated)."""
+    rng = np.random.default_rng(9)
+    problem, reg = quad(rng, 4, 5), L1(0.5)
+    params = decoupled.DecoupledParams(0.1 / problem.L / (1.5 * 4), 1.5, 4, 4)
+    step, unpack = decoupled.reduced_map(ExactGradient(problem), reg, params)
+    fp = composite.affine_fixed_point(step, np.zeros(5 + 3 * 5))
+    assert fp.residual <= 1e-13 and fp.spectral_radius < 1
+    x = decoupled.output(reg, unpack(fp.x).x, params)[0]
+    assert np.max(np.abs(x - reg.prox(x - problem.grad(x), 1.0))) <= 1e-12  # stationary for f + g
+
+
+def test_the_affine_fixed_point_engine_matches_the_closed_form_and_refuses_a_continuum():
+    rng = np.random.default_rng(10)
+    problem, reg = quad(rng, 3, 4), L1(0.3)
+    mirror, params = composite.Euclidean(reg), composite.CompositeParams("FedMiD-OSP", 0.05, 3, 3, eta_s=1.2)
+
+    def step(x):
+        return composite.round(composite.init(x, mirror, params), ExactGradient(problem), mirror, params, None).x[0]
+
+    fp = composite.affine_fixed_point(step, np.zeros(4))
+    assert np.max(np.abs(fp.x - composite.fedmid_osp_fixed_point(problem, mirror, 0.05, 3).x)) <= 1e-11
+    with pytest.raises(InvalidParameterError, match="isolated"):
+        composite.affine_fixed_point(lambda s: np.array([0.5 * s[0], s[1]]), np.ones(2))
+    with pytest.raises(InvalidParameterError, match="iterations"):
+        composite.affine_fixed_point(lambda s: 2.0 * s + 1.0, np.ones(2), iterations=50, newton=0)

@@ -29,6 +29,8 @@ from .federated import (
     shadow_primals,
 )
 from .fixed_points import (
+    AffineFixedPoint,
+    affine_fixed_point,
     fedavg_fixed_point,
     feddualavg_consistent_dual,
     fedmid_osp_fixed_point,
@@ -40,6 +42,7 @@ from .sequential import dual_averaging, mirror_descent, proximal_gradient
 __all__ = [
     "ALGORITHMS",
     "DUAL_ALGORITHMS",
+    "AffineFixedPoint",
     "CompositeParams",
     "CompositeState",
     "CompositeTrajectory",
@@ -48,6 +51,7 @@ __all__ = [
     "MirrorMap",
     "PNorm",
     "RoundTrace",
+    "affine_fixed_point",
     "decoupled",
     "decoupled_compact",
     "dual_averaging",

@@ -203,6 +203,35 @@ def round(
     return new, DecoupledTrace(p, np.stack(zs), np.stack(hats), np.stack(gs))
 
 
+def reduced_map(oracle: Oracle, regularizer: Regularizer | None, params: DecoupledParams):
+    """The deterministic round map on the flat coordinates ``s = (x, c_1, ..., c_{n-1})`` and its inverse packing.
+
+    ``sum_i c_i = 0`` is conserved by every round, so ``c_n = -(c_1 + ... + c_{n-1})`` is eliminated and the map has
+    isolated fixed points (for :func:`~fedtheory.algorithms.composite.affine_fixed_point`). The oracle must draw
+    nothing (exact gradients).
+
+    Returns
+    -------
+    step : callable
+        ``s -> s'`` (one round of one replica).
+    unpack : callable
+        ``s -> DecoupledState`` with one replica.
+    """
+    oracle, regularizer = check_oracle(oracle), check_regularizer(regularizer)
+    d, n = oracle.problem.dim, params.n
+
+    def unpack(s) -> DecoupledState:
+        s = np.asarray(s, dtype=float)
+        c = s[d:].reshape(n - 1, d)
+        return DecoupledState(s[None, :d].copy(), np.vstack([c, -c.sum(axis=0)])[None])
+
+    def step(s) -> np.ndarray:
+        new = round(unpack(s), oracle, regularizer, params, None)
+        return np.concatenate([new.x[0], new.c[0, :-1].ravel()])
+
+    return step, unpack
+
+
 def run(
     oracle: Oracle,
     regularizer: Regularizer | None,

@@ -18,10 +18,14 @@ from ``x`` end at ``x - eta_c P_m (A_m x - b_m)``, so the mean client displaceme
   ``y^{(r,0)} = grad h(x^*) - eta_s eta_c r K grad F(x^*)`` at a minimiser ``x^*`` of ``F + psi`` is mapped to the same
   family one round later, every retrieved primal being ``x^*`` (:func:`feddualavg_consistent_dual`); this holds for
   identical clients (any ``K``, any participation) and for ``K = 1`` with full participation, for any ``h``.
-* FedMiD (client prox) and FedDualAvg with different clients and ``K > 1``: no closed form.
+* FedMiD (client prox) and FedDualAvg with different clients and ``K > 1``: no closed form; their round maps (and any
+  deterministic round map with soft-thresholding) are piecewise affine, and :func:`affine_fixed_point` finds a fixed
+  point exactly on its final piece.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -146,3 +150,108 @@ def feddualavg_consistent_dual(problem, mirror: MirrorMap, x_star, params: Compo
             raise InvalidParameterError("clients_per_round", "full participation when clients differ", params)
     x_star = finite_array("x_star", mirror.check_primal("x_star", x_star), ndim=1)
     return mirror.grad_h(x_star) - eta_tilde(params, positive_int("r", r, minimum=0), 0) * problem.grad(x_star)
+
+
+@dataclass(frozen=True)
+class AffineFixedPoint:
+    """A fixed point of a piecewise-affine map found by :func:`affine_fixed_point`.
+
+    Attributes
+    ----------
+    x : ndarray
+        The fixed point.
+    residual : float
+        ``||T(x) - x||_inf / max(1, ||x||_inf)``.
+    iterations : int
+        Plain iterations of ``T`` before the solve that succeeded.
+    jacobian : ndarray
+        ``J`` of the affine piece at ``x`` (finite differences; exact up to rounding on the piece).
+    spectral_radius : float
+        ``rho(J)``: the fixed point attracts nearby iterates on its piece when it is below 1.
+    """
+
+    x: np.ndarray
+    residual: float
+    iterations: int
+    jacobian: np.ndarray
+    spectral_radius: float
+
+
+def _jacobian(step, s: np.ndarray, h: float) -> np.ndarray:
+    base = step(s)
+    cols = [(step(s + h * e) - base) / h for e in np.eye(s.size)]
+    return np.stack(cols, axis=1)
+
+
+def affine_fixed_point(
+    step, s0, *, iterations: int = 100_000, tol: float = 1e-13, h: float = 1e-6, newton: int = 8
+) -> AffineFixedPoint:
+    """A fixed point ``x = T(x)`` of a piecewise-affine map ``T`` (a deterministic round map with soft-thresholding),
+    exact to rounding.
+
+    Iterate ``T`` from ``s0``; at checkpoints (after 10, 40, 160, ... iterations) take the affine piece at the
+    current point, ``T(y) = J y + c`` (``J`` by finite differences of size ``h max(1, ||s||)``, ``c = T(s) - J s``),
+    and refine ``x <- x - (I - J)^{-1} (x - T(x))`` (Newton on the piece; a few steps absorb the finite-difference
+    error of ``J``). Accept when ``||T(x) - x||_inf <= tol max(1, ||x||_inf)``: then ``x`` is a fixed point of ``T``
+    itself, whichever piece it lies on.
+
+    Parameters
+    ----------
+    step : callable
+        ``T``, mapping a flat float vector to one of the same length.
+    s0 : array (k,)
+        Start.
+    iterations : int
+        Most plain iterations in all.
+    tol : float
+        Accepted relative residual.
+    h : float
+        Relative finite-difference step (points closer than this to a kink of ``T`` need more iterations).
+    newton : int
+        Newton steps per attempt.
+
+    Raises
+    ------
+    InvalidParameterError
+        If no fixed point is certified within ``iterations`` (the iterates diverge, cycle, or converge too slowly),
+        or the fixed point found is not isolated (``I - J`` singular: a conserved quantity of ``T`` makes a
+        continuum of fixed points, and one of them would be returned arbitrarily).
+    """
+    s = finite_array("s0", s0, ndim=1).copy()
+    iterations = positive_int("iterations", iterations)
+    tol, h = positive("tol", tol), positive("h", h)
+    done, checkpoint = 0, 10
+    while True:
+        while done < min(checkpoint, iterations):
+            s = np.asarray(step(s), dtype=float)
+            done += 1
+        if not np.all(np.isfinite(s)):
+            break
+        scale = max(1.0, float(np.max(np.abs(s))))
+        J = _jacobian(step, s, h * scale)
+        solve = np.eye(s.size) - J
+        x = s
+        with np.errstate(all="ignore"):
+            for _ in range(newton):
+                try:
+                    x = x - np.linalg.solve(solve, x - step(x))
+                except np.linalg.LinAlgError:
+                    break
+        if np.all(np.isfinite(x)):
+            residual = float(np.max(np.abs(step(x) - x)) / max(1.0, float(np.max(np.abs(x)))))
+            if residual <= tol:
+                if np.linalg.svd(solve, compute_uv=False)[-1] <= 1e-7:
+                    raise InvalidParameterError(
+                        "step",
+                        "a map whose fixed point is isolated (I - J is singular here: write the map on coordinates "
+                        "that eliminate its conserved quantities)",
+                        f"smallest singular value of I - J {np.linalg.svd(solve, compute_uv=False)[-1]:.1e}",
+                    )
+                rho = float(np.max(np.abs(np.linalg.eigvals(J)))) if s.size else 0.0
+                return AffineFixedPoint(x, residual, done, J, rho)
+        if done >= iterations:
+            break
+        checkpoint *= 4
+    raise InvalidParameterError(
+        "iterations", f"enough iterations to certify a fixed point (none within {iterations}, tol {tol:.0e})", done
+    )
