@@ -43,17 +43,27 @@ from .composite_data import (
     support_recovery,
 )
 from .cosine import SeparableCosine
+from .digits import ClientMinibatch, TanhNetwork, federated_digits, label_skew_partition
 from .least_squares import Lasso, LeastSquares
 from .logcosh import LogCoshQuadratic
 from .logistic import LogisticRegression
 from .piecewise import PiecewiseLinear, PiecewiseQuadratic
 from .prox_averaging import AveragingExample
 from .quadratic import FederatedQuadratic
-from .synthetic import a9a_like, epsilon_like, logistic_data, random_rotation, sparse_regression_data, spd_matrix
+from .synthetic import (
+    a9a_like,
+    epsilon_like,
+    fedprox_synthetic,
+    logistic_data,
+    random_rotation,
+    sparse_regression_data,
+    spd_matrix,
+)
 
 __all__ = [
     "AveragingExample",
     "BilevelReference",
+    "ClientMinibatch",
     "Composite",
     "DriftInstance",
     "FederatedLassoData",
@@ -79,6 +89,7 @@ __all__ = [
     "SeparableCosine",
     "SparseLogisticData",
     "SquaredDistance",
+    "TanhNetwork",
     "TikhonovPath",
     "TikhonovReference",
     "a9a_like",
@@ -87,9 +98,12 @@ __all__ = [
     "drift_instance",
     "epsilon_like",
     "exact_regularization_threshold",
+    "federated_digits",
     "federated_lasso",
     "federated_low_rank",
+    "fedprox_synthetic",
     "heterogeneous_regression",
+    "label_skew_partition",
     "logistic_data",
     "ls_instance",
     "random_rotation",

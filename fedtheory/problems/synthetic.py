@@ -123,3 +123,69 @@ def epsilon_like(
     margins *= signal / np.sqrt(np.mean(margins**2))
     y = np.where(rng.random(n) < 1 / (1 + np.exp(-margins)), 1.0, -1.0)
     return LogisticRegression(X, y, l2=l2)
+
+
+def fedprox_synthetic(
+    rng: np.random.Generator,
+    *,
+    n_clients: int,
+    m: int,
+    d: int,
+    alpha: float,
+    beta: float,
+    C: int = 2,
+    feature_scale: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The synthetic(alpha, beta) federated data of FedProx (Li et al., MLSys 2020; its ``generate_synthetic.py``).
+
+    Client ``i`` draws ``u_i ~ N(0, alpha^2)``, ``B_i ~ N(0, beta^2)``, ``v_i ~ N(B_i, 1)^d``, a model
+    ``W_i ~ N(u_i, 1)^(d x C)`` and ``b_i ~ N(u_i, 1)^C``, then ``m`` features ``a ~ N(v_i, diag(j^-1.2))`` labelled
+    ``argmax_c softmax(a'W_i + b_i)_c``. ``alpha`` and ``beta`` are standard deviations (the reference code's
+    ``scale=alpha``; the FedProx paper writes ``N(0, alpha)``). Choices the reference leaves to its caller, fixed
+    here: every client holds the same number ``m`` of samples (the reference draws log-normal sizes), no intercept,
+    no train/test split. Draw order: ``u``, ``B``, ``v``, ``W``, ``b``, then the feature noise, each one numpy call.
+
+    ``alpha`` never changes a label: ``u_i`` shifts every class score ``a'W_ic + b_ic`` by the same
+    ``u_i (1'a + 1)``, so the argmax (and hence, with the same generator, the whole data set) is the same for every
+    ``alpha`` up to rounding. The heterogeneity of the data comes from ``beta`` (the spread of the client feature
+    means ``v_i``) and from the independent client models ``W_i - u_i``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_clients, m, d : int
+        Clients, samples per client, feature dimension.
+    alpha, beta : float
+        Standard deviations of the client model shift ``u_i`` and of the client feature-mean centre ``B_i`` (>= 0).
+    C : int, optional
+        Number of classes (>= 2). With ``C = 2`` the labels are mapped ``0 -> -1``, ``1 -> +1`` (binary logistic
+        regression); otherwise they are class indices ``0..C-1``.
+    feature_scale : float, optional
+        If given, every feature vector is multiplied by one common factor so that the largest row norm over all
+        clients equals ``feature_scale`` (the labels are drawn before scaling, and the geometry of the data is kept);
+        then the logistic loss is ``feature_scale^2 / 4``-smooth. The default keeps the raw scale: at large
+        ``beta`` the rows have norm about ``beta sqrt(d)`` and the smoothness constant is of order ``beta^2 d / 4``.
+
+    Returns
+    -------
+    features : array (n_clients, m, d)
+    labels : array (n_clients, m)
+        Floats in ``{-1, +1}`` for ``C = 2`` (what :class:`~fedtheory.problems.LogisticRegression` takes), else
+        integer class indices.
+    """
+    rng = generator("rng", rng)
+    n, m, d = (positive_int(k, v) for k, v in (("n_clients", n_clients), ("m", m), ("d", d)))
+    C = positive_int("C", C, minimum=2)
+    alpha, beta = positive("alpha", alpha, allow_zero=True), positive("beta", beta, allow_zero=True)
+    if feature_scale is not None:
+        feature_scale = positive("feature_scale", feature_scale)
+    u = rng.normal(0.0, alpha, n)
+    B = rng.normal(0.0, beta, n)
+    v = rng.normal(B[:, None], 1.0, (n, d))
+    W = rng.normal(u[:, None, None], 1.0, (n, d, C))
+    b = rng.normal(u[:, None], 1.0, (n, C))
+    features = v[:, None, :] + rng.standard_normal((n, m, d)) * np.arange(1, d + 1) ** -0.6
+    classes = np.argmax(np.einsum("imd,idc->imc", features, W) + b[:, None, :], axis=-1)  # softmax keeps the argmax
+    if feature_scale is not None:
+        features *= feature_scale / np.max(np.linalg.norm(features, axis=-1))
+    return features, (2.0 * classes - 1.0 if C == 2 else classes)
