@@ -4,6 +4,12 @@ Notation: ``eta_tilde = eta eta_g tau``; ``sigma2`` is ``sigma^2`` of Assumption
 batch-``b`` gradient); ``B_g`` the Lipschitz constant of ``g`` (Assumption 3.1); ``G2 = ||G(P(x^r))||^2`` the
 squared gradient mapping; ``spread = ||Lambda^r - mean Lambda^r||^2`` (summed over clients). Every function is numpy
 arithmetic and broadcasts over arrays of its arguments.
+
+The displays of the server-side proof (Appendix A.5-A.6) are written with ``F*`` subtracted from both sides, so that
+they read gaps (``F(.) - F*``), which a run computes without cancellation: ``gap_p = F(p^r) - F*`` with ``p^r =
+P(x^r)``, ``xt2 = ||x~^{r+1} - p^r||^2`` (``x~^{r+1}`` the virtual PGD iterate (4)), ``dP2 = ||P(x^{r+1}) -
+P(x^r)||^2``, ``drift = sum_t sum_i ||z_{i,t}^r - p^r||^2`` and ``IV``, ``V`` the terms named in (40). Lemma A.1 and
+A.2 print ``||G_{eta~ g}(P(x^r))||^2``: the gradient mapping ``G_{eta~}`` of (25), i.e. ``G`` of (11).
 """
 
 from __future__ import annotations
@@ -22,6 +28,11 @@ def condition_13(eta_tilde, eta_g, L, n):
 def condition_lemmas(eta_tilde, eta_g, L):
     """Lemmas A.1 and A.2 as stated: ``eta~ <= eta_g / (sqrt(20) L)``."""
     return eta_tilde <= eta_g / (np.sqrt(20) * L)
+
+
+def condition_lemma_proof(eta_tilde, eta_g, L):
+    """The step of Lemma A.1's proof at (33): "``8(t+1) eta^2 L^2 <= 1/(8 tau)`` when ``eta~ <= eta_g/(8L)``"."""
+    return eta_tilde <= eta_g / (8 * L)
 
 
 def condition_thm_3_8(eta_tilde, eta_g, L, mu, n):
@@ -97,4 +108,83 @@ def lemma_a2_rhs(tau, eta, n, L, B_g, G2, spread, sigma2, b):
     its left-hand side is ``(1/n) ||Lambda^{r+1} - mean||^2 - 2 eta^2 tau^2 L^2 ||P(x^{r+1}) - P(x^r)||^2``."""
     return 4 * eta**2 * tau * L**2 * lemma_a1_rhs(tau, eta, n, B_g, G2, spread, sigma2, b) / n + (
         4 * eta**2 * n * tau * sigma2 / b / n
+    )
+
+
+# --- the server-side proof chain (A.5-A.6), each display minus F* -----------------------------------------------------
+def eq_38_rhs(gap_p, xt2, eta_tilde, L):
+    """(38), bound on ``F(x~^{r+1}) - F*``: ``gap_p + (L/2 - 1/(2 eta~)) xt2 - xt2/(2 eta~)``."""
+    return gap_p + (L / 2 - 1 / (2 * eta_tilde)) * xt2 - xt2 / (2 * eta_tilde)
+
+
+def eq_42_rhs(drift, L, n, tau, sigma2, b):
+    """(42), bound on ``||v^r - grad f(p^r)||^2``: ``(2 L^2/(n tau)) drift + (2/(tau n)) sigma^2/b``."""
+    return 2 * L**2 / (n * tau) * drift + 2 / (tau * n) * sigma2 / b
+
+
+def eq_43_rhs(gap_p, xt2, dP2, drift, eta_tilde, L, n, tau, sigma2, b):
+    """(43), bound on ``F(P(x^{r+1})) - F*``: ``gap_p + (L - 1/(2 eta~)) xt2 + (L/2 - 1/(2 eta~)) dP2
+    + (eta~/2) ((2 L^2/(n tau)) drift + (2/(tau n)) sigma^2/b)``."""
+    return (
+        gap_p
+        + (L - 1 / (2 * eta_tilde)) * xt2
+        + (L / 2 - 1 / (2 * eta_tilde)) * dP2
+        + eta_tilde / 2 * eq_42_rhs(drift, L, n, tau, sigma2, b)
+    )
+
+
+def eq_44_rhs(gap_p, xt2, dP2, G2, spread, eta, eta_tilde, L, n, tau, B_g, sigma2, b):
+    """(44), bound on ``F(P(x^{r+1})) - F*``: (43) with the drift replaced by ``1.15 tau (4 tau^2 eta^2 n 4 B_g^2
+    + 4 n tau^2 eta^2 ||G||^2 + 4 spread + 8 n tau eta^2 sigma^2/b)``."""
+    drift_bound = (
+        1.15
+        * tau
+        * (
+            4 * tau**2 * eta**2 * n * 4 * B_g**2
+            + 4 * n * tau**2 * eta**2 * G2
+            + 4 * spread
+            + 8 * n * tau * eta**2 * sigma2 / b
+        )
+    )
+    return (
+        gap_p
+        + (L - 1 / (2 * eta_tilde)) * xt2
+        + (L / 2 - 1 / (2 * eta_tilde)) * dP2
+        + eta_tilde / 2 * 2 * L**2 / (n * tau) * drift_bound
+        + eta_tilde / 2 * 2 / (tau * n) * sigma2 / b
+    )
+
+
+def eq_47_rhs(gap_p, mu, eta_tilde):
+    """(47), bound on ``F(x~^{r+1}) - F*`` under prox-PL: ``gap_p - mu eta~ gap_p``."""
+    return gap_p - mu * eta_tilde * gap_p
+
+
+def eq_48_rhs(gap_p, xt2, mu, eta_tilde, L):
+    """(48) = 2/3 (38) + 1/3 (47), bound on ``F(x~^{r+1}) - F*``:
+    ``gap_p + (L/3 - 2/(3 eta~)) xt2 - (mu eta~/3) gap_p``."""
+    return gap_p + (L / 3 - 2 / (3 * eta_tilde)) * xt2 - mu * eta_tilde / 3 * gap_p
+
+
+def eq_49_rhs(gap_p, xt2, dP2, IV, V, mu, eta_tilde, L):
+    """(49), bound on ``F(P(x^{r+1})) - F*``: ``gap_p + (5L/6 - 1/(6 eta~)) xt2 + (L/2 - 1/(2 eta~)) dP2
+    - (mu eta~/3) gap_p + (IV) + (V)``."""
+    return (
+        gap_p
+        + (5 * L / 6 - 1 / (6 * eta_tilde)) * xt2
+        + (L / 2 - 1 / (2 * eta_tilde)) * dP2
+        - mu * eta_tilde / 3 * gap_p
+        + IV
+        + V
+    )
+
+
+def eq_50_rhs(gap_p, xt2, dP2, drift, mu, eta_tilde, L, n, tau, sigma2, b):
+    """(50), bound on ``F(P(x^{r+1})) - F*``: ``(1 - mu eta~/3) gap_p - xt2/(12 eta~) + (L/2 - 1/(2 eta~)) dP2
+    + (eta~/2) ((2 L^2/(n tau)) drift + (2/(tau n)) sigma^2/b)``."""
+    return (
+        (1 - mu * eta_tilde / 3) * gap_p
+        - xt2 / (12 * eta_tilde)
+        + (L / 2 - 1 / (2 * eta_tilde)) * dP2
+        + eta_tilde / 2 * eq_42_rhs(drift, L, n, tau, sigma2, b)
     )
