@@ -240,11 +240,11 @@ def full_gradient(ctx: Context) -> Evidence:
 @claim(
     f"{PAPER}/sec-3:thm3.5-discussion:step",
     source="Section 3, the paragraph after Theorem 3.5 (and after Theorem 3.6)",
-    statement="'As this term is proportional to the square of the step size eta~, a smaller step size can effectively "
-    "reduce this residual': with full gradients no residual is left at any step (:full-gradient), so the residual a "
-    "step can reduce is the stochastic one; on LASSO the plateau of F(P(x^r)) - F* falls with eta~ (log-log slope in "
-    f"eta~ > 0, simultaneous 99% intervals) at sigma^2 in {{1, 100}}, b = 1 ({SIZES}; the rounds grow as 1/eta~).",
-    scope="stand-in",
+    statement="Probe beside 'a smaller step size can effectively reduce this residual' (printed of the B_g term, "
+    "which full-gradient runs never show, :full-gradient): the stochastic plateau of F(P(x^r)) - F*, whose printed "
+    "sigma^2 term does not depend on eta~, falls with eta~ on LASSO (log-log slope in eta~ > 0, simultaneous 99% "
+    f"intervals) at sigma^2 in {{1, 100}}, b = 1 ({SIZES}; the rounds grow as 1/eta~).",
+    scope="outside-hypotheses",
     expect="holds",
 )
 def step(ctx: Context) -> Evidence:
