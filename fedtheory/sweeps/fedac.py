@@ -87,10 +87,14 @@ def run_sweep(
     etas = np.asarray([positive("etas", e) for e in np.ravel(etas)])
     mu = problem.l2
     R = T // K
-    clients, steps = (M * K, 1) if algorithm in ("mb-sgd", "mb-ac-sgd") else (M, K)
+    minibatch = algorithm in ("mb-sgd", "mb-ac-sgd")
+    # one step with a batch of M K rows: one row of shape (S, 1, d) whose minibatch draws the same M K indices, in
+    # the same order, that M K one-row clients would (the update is linear in the gradient, so its client mean is
+    # the update with the mean gradient)
+    clients, steps = (1, 1) if minibatch else (M, K)
     S = etas.size * seeds
     eta = np.repeat(etas, seeds)[:, None, None]  # replica i * seeds + s
-    oracle = Minibatch(problem, 1)
+    oracle = Minibatch(problem, M * K if minibatch else 1)
     d = problem.dim
     x = np.zeros((S, d))
     x_ag = np.zeros((S, d))
