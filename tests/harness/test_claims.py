@@ -186,3 +186,16 @@ def test_markdown_report_escapes_pipes_in_sources(tmp_path):
         assert "\\|x\\|" in row and row.count(" | ") == 10
     finally:
         REGISTRY.pop("test-paper/pipes", None)
+
+
+def test_parallel_workers_keep_to_the_module_whose_families_they_cached():
+    """A worker gets the next claim of the module it ran last, else one of a module no other worker runs."""
+    from types import SimpleNamespace
+
+    from fedtheory.harness.runner import next_claim
+
+    todo = [SimpleNamespace(where=f"pkg.{m}:{i}") for i, m in enumerate("aabbc")]
+    assert next_claim(todo, "pkg.b", {"pkg.a"}) == 2
+    assert next_claim(todo, "pkg.z", {"pkg.a"}) == 2
+    assert next_claim(todo, None, set()) == 0
+    assert next_claim(todo, None, {"pkg.a", "pkg.b", "pkg.c"}) == 0
