@@ -155,11 +155,14 @@ def test_variants_and_counters():
         for _ in range(4):
             state = decoupled.round(state, ExactGradient(problem), reg, params, None)
         assert (state.r, state.uploads, state.downloads, state.gradients, state.proxes) == (5, 12, 12, 36, 48)
-    a = decoupled.DecoupledParams(0.01, 1.5, 1, 3, "fixed-prox")
-    b = decoupled.DecoupledParams(0.01, 1.5, 1, 3)
-    ra = decoupled.run(ExactGradient(problem), reg, np.ones(4), a, 5, None)
-    rb = decoupled.run(ExactGradient(problem), reg, np.ones(4), b, 5, None)
-    assert np.array_equal(ra.x, rb.x)
+    runs = {}
+    for tau in (1, 2, 3):  # the last local post-prox model is never used: the prox weights differ from tau = 3 on
+        for variant in ("fixed-prox", "decoupled"):
+            params = decoupled.DecoupledParams(0.01, 1.5, tau, 3, variant)
+            runs[tau, variant] = decoupled.run(ExactGradient(problem), reg, np.ones(4), params, 5, None).x
+    assert np.array_equal(runs[1, "fixed-prox"], runs[1, "decoupled"])
+    assert np.array_equal(runs[2, "fixed-prox"], runs[2, "decoupled"])
+    assert not np.allclose(runs[3, "fixed-prox"], runs[3, "decoupled"], rtol=1e-9, atol=0)
 
 
 def test_plain_fedmid_with_one_step_is_proximal_gradient():
