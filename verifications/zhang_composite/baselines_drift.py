@@ -1,5 +1,5 @@
-"""Client drift at convergence: Algorithm 1, its two ablations and the baselines on the client-drift instance (spec
-section 4.4), with the step sweep ``eta~ L in {0.02, 0.05, 0.1, 0.2}``.
+"""Client drift at convergence: Algorithm 1, its two ablations and the baselines on a client-drift instance, with
+the step sweep ``eta~ L in {0.02, 0.05, 0.1, 0.2}``.
 
 Instance: heterogeneous quadratics ``f_i = x'H_i x/2 - b_i'x`` (``n = 5``, ``d = 10``, ``H_i = M_i M_i'/d + 0.1 I``,
 ``b_i = 3 N(0, I) + 2 (i - n/2)``, :func:`.instances.quad_l1`), ``g = ||.||_1`` (``theta = 1``), full gradients,
@@ -42,7 +42,7 @@ SWEEP_QUICK = (0.05, 0.1, 0.2)
 VARIANTS = ("decoupled", "fixed-prox", "coupled")
 BASELINES = ("FedDA", "FedMid", "FedMid(no server prox)")
 INSTANCE = (
-    f"spec 4.4 client-drift instance: quad-l1 n = {N}, d = {D}, theta = {THETA:g}, tau = {TAU}, eta_g = {ETA_G}, "
+    f"client-drift instance: quad-l1 n = {N}, d = {D}, theta = {THETA:g}, tau = {TAU}, eta_g = {ETA_G}, "
     "full gradients; baselines with eta_c = eta, eta_s = eta_g, K = tau; exact fixed points of the round maps"
 )
 

@@ -1,8 +1,8 @@
 """The curse of primal averaging (Section 1): FedMid's averaged sparse client models are dense, Algorithm 1's output
 has the support of ``x*``.
 
-Instances (spec 4.3 and 4.2), ``g = theta ||.||_1``, full gradients, every method at the exact fixed point of its
-deterministic round map (:mod:`.experiment_protocol`):
+Instances (a closed-form d = 2 instance and prescribed-minimiser instances), ``g = theta ||.||_1``, full
+gradients, every method at the exact fixed point of its deterministic round map (:mod:`.experiment_protocol`):
 
 * the closed-form instance ``d = 2``, ``n = 2``, ``f_1 = ||x - (a, 0)||^2/2``, ``f_2 = ||x - (a, 3 theta/2)||^2/2``
   with ``a = 2``, ``theta = 1``: the client solutions ``S_theta(c_i) = (a - theta, 0), (a - theta, theta/2)``, their
@@ -67,8 +67,8 @@ def _exact_round(x: tuple[Fraction, Fraction], targets) -> tuple[Fraction, ...]:
 
 
 def closed_form() -> dict:
-    """The spec 4.3 instance in exact arithmetic: client solutions, their mean, ``x*``, FedMid's limit (checked as an
-    exact fixed point), and the float fixed point of the library's FedMid for comparison."""
+    """The closed-form d = 2 instance in exact arithmetic: client solutions, their mean, ``x*``, FedMid's limit
+    (checked as an exact fixed point), and the float fixed point of the library's FedMid for comparison."""
     targets = [(A, Fraction(0)), (A, 3 * THETA / 2)]
     clients = [tuple(_soft(cj, THETA) for cj in c) for c in targets]
     mean = tuple(sum(col) / 2 for col in zip(*clients))

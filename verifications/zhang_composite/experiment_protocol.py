@@ -1,14 +1,14 @@
 """Section 4's experiment protocol and the runs "at convergence" shared by the experiment claims (no claims).
 
 * The printed parameters of Figures 2 and 3 (:data:`FIG2`, :data:`FIG3`; Section 4.1), written once.
-* The step mapping to the baselines (spec 2.7, not printed in the paper): Algorithm 1's local step ``eta`` is the
+* The step mapping to the baselines (ours: not printed in the paper): Algorithm 1's local step ``eta`` is the
   baselines' client step ``eta_c`` and its global step ``eta_g`` their server step ``eta_s``, with ``K = tau`` local
   steps and full participation (:func:`baseline_params`). FedMid is Algorithm 5 of Yuan et al. (server prox
   ``P_{eta_s eta_c K}``; "FedMiD(no server prox)" the plain average), FedDA their Algorithm 6
   (:mod:`fedtheory.algorithms.composite`). Fast-FedDA is not defined in the paper and its update is in none of our
   sources: it is omitted, and no claim is made about it.
 * The optimality metric of Section 4.1, ``||G(P(x^r))|| / ||G(P(x^1))||`` with ``G`` the gradient mapping of step
-  ``eta~ = eta eta_g tau`` (11); for a baseline the same mapping at its primal server model (spec 2.7 default), so
+  ``eta~ = eta eta_g tau`` (11); for a baseline the same mapping at its primal server model (our default), so
   every method of a panel is measured with one step (:func:`optimality`).
 * The logistic stand-in data (:func:`logistic_problem`): FedProx's synthetic(alpha, beta) generator
   (:func:`fedtheory.problems.fedprox_synthetic`, binary, alpha and beta read as standard deviations, equal client

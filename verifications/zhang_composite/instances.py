@@ -1,4 +1,4 @@
-"""The instances of the paper's checks (spec sections 4 and 6), each built once here (no claims).
+"""The instances of the paper's checks, each built once here (no claims).
 
 * :func:`quad_l1` -- heterogeneous quadratics ``f_i = x'H_i x/2 - b_i'x``, ``H_i = M_i M_i'/d + 0.1 I`` (``M_i``
   standard normal), ``b_i = 3 N(0, I) + 2 (i - n/2)``, with ``g = theta ||.||_1``;

@@ -1,12 +1,12 @@
 """The discussion after Theorem 3.5: how the residual scales with the batch size, the local steps and the step size,
-and what is left with full gradients (spec recipe V14), on LASSO.
+and what is left with full gradients (our protocol), on LASSO.
 
 Instance: :func:`.instances.lasso` (n = 5, m = 50, d = 10, theta = 0.05), Algorithm 1 with eta_g = 2, eta~ = 1/(10L)
 (tau = 5 unless varied), the Gaussian oracle of variance sigma^2/b (Assumption 3.4 with equality), from
 ``P(x^1) = x*`` (``x^1 = x* - eta~ grad f(x*)``), ``c^1 = 0``. The *plateau* of a replica is its mean over the last
 half of the rounds (after more than ten time constants ``1/(mu eta~)`` of the transient) of
 
-* ``F(P(x^r)) - F*`` (Theorem 3.6's quantity, bounded by ``Omega^r``; the spec's metric), and
+* ``F(P(x^r)) - F*`` (Theorem 3.6's quantity, bounded by ``Omega^r``; the metric of the experiments), and
 * ``||G(P(x^r))||^2`` (Theorem 3.5's quantity).
 
 No exact expectation exists (the prox is non-linear), so the plateaus are Monte Carlo means over ``S`` replicas and

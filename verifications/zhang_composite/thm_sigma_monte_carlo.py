@@ -1,4 +1,4 @@
-"""Theorems 3.5, 3.6 and 3.8 with stochastic gradients: their sigma^2 terms, by Monte Carlo (spec recipe V13).
+"""Theorems 3.5, 3.6 and 3.8 with stochastic gradients: their sigma^2 terms, by Monte Carlo.
 
 Instances (d = 10, ``g = theta ||.||_1``): quad-l1 (:func:`.instances.quad_l1`, n = tau = 5, the base runs); clients
 with a prescribed sparse minimiser (:func:`.instances.prescribed`: the quad-l1 Hessians, ``x*`` exact, ``spread`` the
@@ -331,7 +331,7 @@ def _stationary_entries(theorem: str, ctx: Context) -> list[tuple[float, float, 
 
 # --- the claims -------------------------------------------------------------------------------------------------------
 BASE = {"13": (5, 0.1, 100.0), "3.8": (5, 1.0, 100.0)}
-"""The base runs ``(tau, step, sigma^2/b)`` on quad-l1 with n = 5, theta = 0.05 (spec V13: n = tau = 5, the largest
+"""The base runs ``(tau, step, sigma^2/b)`` on quad-l1 with n = 5, theta = 0.05 (n = tau = 5, the largest
 step each rule allows)."""
 
 HYPOTHESES = {
