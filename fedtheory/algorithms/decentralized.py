@@ -166,17 +166,22 @@ def sam_point(x: np.ndarray, g: np.ndarray, radius: float) -> np.ndarray:
     return x + radius * np.divide(g, norm, out=np.zeros_like(g), where=norm > 0)
 
 
+def _child(seed: int | None) -> np.random.Generator | None:
+    return None if seed is None else np.random.default_rng(seed)
+
+
 def local_steps(x0, oracle: Oracle, params: DecentralizedParams, rng, *, trace: bool = False):
     """``K`` local steps from ``x0`` ``(S, m, d)``; returns ``x_K`` or, with ``trace``, ``(iterates (K+1, ...),
     gradients (K, ...))``. Every step draws one seed from ``rng`` and queries the oracle with a generator made from
-    it, so a SAM step's two queries see the same sample and ``sam_radius = 0`` equals SGD bit for bit."""
+    it, so a SAM step's two queries see the same sample and ``sam_radius = 0`` equals SGD bit for bit. ``rng=None``
+    suits exact oracles only (a stochastic oracle then asks for a generator)."""
     x, y_prev = np.array(x0, dtype=float), np.array(x0, dtype=float)
     iterates, grads = [x.copy()] if trace else None, [] if trace else None
     for _ in range(params.K):
-        seed = int(rng.integers(_SEED_BOUND))
-        g = oracle(x, np.random.default_rng(seed))
+        seed = None if rng is None else int(rng.integers(_SEED_BOUND))
+        g = oracle(x, _child(seed))
         if params.sam_radius is not None:
-            g = oracle(sam_point(x, g, params.sam_radius), np.random.default_rng(seed))
+            g = oracle(sam_point(x, g, params.sam_radius), _child(seed))
         y = x - params.eta * g
         x = y + params.momentum * (y - y_prev) if params.momentum else y
         y_prev = y
@@ -199,13 +204,13 @@ def round(
     ``(state, DecentralizedTrace)`` with ``trace=True``. ``W`` is a :class:`~fedtheory.topology.MixingMatrix` or a
     callable ``(t, rng) -> MixingMatrix`` (a time-varying topology, drawn from ``rng`` before the local steps)."""
     oracle = check_oracle(oracle)
-    rng = generator("rng", rng)
+    rng = generator("rng", rng, allow_none=True)
     Wt = at_round(W, state.t, rng)
     if Wt.m != state.x.shape[-2]:
         raise InvalidParameterError("W", f"a mixing matrix of m = {state.x.shape[-2]} clients", f"m = {Wt.m}")
     per_step = 1 if params.sam_radius is None else 2
     if params.combine_first:
-        g = oracle(state.x, np.random.default_rng(int(rng.integers(_SEED_BOUND))))
+        g = oracle(state.x, _child(None if rng is None else int(rng.integers(_SEED_BOUND))))
         x_new = Wt.gossip(state.x, params.gossip_steps) - params.eta * g
         new = DecentralizedState(x_new, state.x, state.t + 1, state.gradients + state.x.shape[-2], 0)
         new.messages = state.messages + 2 * Wt.edges * params.gossip_steps
@@ -241,7 +246,7 @@ def run(
     :class:`~fedtheory.errors.DivergenceError` with the round where an iterate stops being finite."""
     oracle = check_oracle(oracle)
     T, record_every = positive_int("T", T, minimum=0), positive_int("record_every", record_every)
-    rng = generator("rng", rng)
+    rng = generator("rng", rng, allow_none=True)
     if state is None:
         m = m if m is not None else oracle.problem.n_clients
         if m is None:
@@ -249,7 +254,8 @@ def run(
         state = init(x0, m, S, dim=oracle.problem.dim)
     xs, ts = [state.x.copy()], [state.t]
     for _ in range(T):
-        state = round(state, oracle, W, params, rng)
+        with np.errstate(over="ignore", invalid="ignore"):
+            state = round(state, oracle, W, params, rng)
         if not np.all(np.isfinite(state.x)):
             raise DivergenceError(params.name, state.t)
         if state.t % record_every == 0 or state.t == T:

@@ -54,9 +54,15 @@ def participation_mask(S: int, m: int, n: int, rng: np.random.Generator) -> np.n
 
 def round(x: np.ndarray, oracle: Oracle, params: FedSAMParams, rng: np.random.Generator) -> np.ndarray:
     """One round from server models ``x`` ``(S, d)``; returns the new server models."""
-    rng = generator("rng", rng)
+    rng = generator("rng", rng, allow_none=True)
     S = x.shape[0]
-    mask = participation_mask(S, params.m, params.participants, rng)
+    if rng is None and params.participants < params.m:
+        raise InvalidParameterError("rng", "a numpy Generator to sample the participants")
+    mask = (
+        np.ones((S, params.m), dtype=bool)
+        if params.participants == params.m
+        else participation_mask(S, params.m, params.participants, rng)
+    )
     start = np.broadcast_to(x[:, None, :], (S, params.m, x.shape[-1]))
     local = local_steps(start, oracle, DecentralizedParams(params.eta, params.K, sam_radius=params.sam_radius), rng)
     return np.einsum("sm,smd->sd", mask, local) / params.participants
@@ -65,7 +71,7 @@ def round(x: np.ndarray, oracle: Oracle, params: FedSAMParams, rng: np.random.Ge
 def run(oracle: Oracle, x0, params: FedSAMParams, R: int, rng: np.random.Generator, *, S: int = 1) -> np.ndarray:
     """``R`` rounds from ``x0``; the server models of every round ``(R + 1, S, d)``."""
     oracle = check_oracle(oracle)
-    rng = generator("rng", rng)
+    rng = generator("rng", rng, allow_none=True)
     x = check_replicated("x0", x0, oracle.problem.dim, positive_int("S", S))
     out = [x]
     for r in range(positive_int("R", R, minimum=0)):
