@@ -197,10 +197,16 @@ def thm2_alpha(m, beta, psi):
 def lem10_C(x):
     """Lemma 10's constant C at argument x (the paper writes C_lambda): ln(1/x) x^{ln(1/x)}/x
     + ln^2(1/x) x^{ln(1/x)/8}/(16 x) + 2/(x ln(1/x)) for x != 0, and 0 at x = 0."""
-    if not _symbolic(x) and np.all(np.asarray(x) == 0):
-        return 0.0 * np.asarray(x, dtype=float)
-    ell = log(1 / x)
-    return ell * x**ell / x + ell**2 / (16 * x) * x ** (ell / 8) + 2 / (x * ell)
+    if _symbolic(x):
+        if x == 0:
+            return sp.Integer(0)
+        ell = sp.log(1 / x)
+        return ell * x**ell / x + ell**2 / (16 * x) * x ** (ell / 8) + 2 / (x * ell)
+    x = np.asarray(x, dtype=float)
+    safe = np.where(x == 0, 0.5, x)  # the printed branch C = 0 at 0, without 0 * inf on the other branch
+    ell = np.log(1 / safe)
+    value = ell * safe**ell / safe + ell**2 / (16 * safe) * safe ** (ell / 8) + 2 / (safe * ell)
+    return np.where(x == 0, 0.0, value)
 
 
 def thm2_A_prime(*, L_G, S, sigma, L, beta, K, C, alpha):
