@@ -26,6 +26,11 @@ def log(x):
     return sp.log(x) if _symbolic(x) else np.log(x)
 
 
+def root(n: int, *like):
+    """``sqrt(n)`` of an integer, exact (sympy) when any of ``like`` is symbolic."""
+    return sp.sqrt(n) if _symbolic(*like) else np.sqrt(n)
+
+
 def minimum(a, b):
     return sp.Min(a, b) if _symbolic(a, b) else np.minimum(a, b)
 
@@ -38,7 +43,7 @@ def thm1_eta_cap(K, L, B):
 
 def thm1_beta_cap(psi):
     """Theorem 1: beta <= min{sqrt(10)(1 - psi)/40, sqrt(5)/30}."""
-    return minimum(sqrt(10) * (1 - psi) / 40, sqrt(5) / 30)
+    return minimum(root(10, psi) * (1 - psi) / 40, root(5, psi) / 30)
 
 
 def kappa(eta, K, L, B):
@@ -117,7 +122,7 @@ def thm3_rhs(*, gap0, eta, K, T, L, psi, B, G, sigma, lam, beta, Delta_T):
 # ---- Lemmas 1, 2, 4, 5 ---------------------------------------------------------------------------------------------
 def lem1_eta_cap(K, L):
     """Lemma 1: eta <= sqrt(3)/(6 K L)."""
-    return sqrt(3) / (6 * K * L)
+    return root(3, K, L) / (6 * K * L)
 
 
 def lem1_rhs(*, K, beta, Delta, eta, sigma, lam, G, B, mean_grad_sq, beta_coefficient=6):
