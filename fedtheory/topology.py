@@ -8,7 +8,9 @@ conditions (e.g. Definition 1 of the decentralized-FL literature) are
 3. ``null(I - W) = span{1}`` (with symmetry: doubly stochastic on a connected graph);
 4. ``I >= W > -I``.
 
-:class:`MixingMatrix` checks them on construction and names the first that fails. It stores ``W`` sparse, so one
+:class:`MixingMatrix` checks them on construction and names the first that fails. Condition 4 follows from the others
+for a nonnegative doubly stochastic ``W`` with a positive diagonal (Gershgorin: every eigenvalue is at least
+``2 w_ii - 1 > -1``), so a matrix violating it is refused under condition 1. It stores ``W`` sparse, so one
 gossip step on ``(S, m, d)`` models costs ``O(nnz(W) S d)``. Directed (non-symmetric) doubly stochastic matrices
 such as the exponential graph of Ying et al. are accepted with ``symmetric=False`` and checked for double
 stochasticity and ``rho(W - 11'/m) < 1`` only.
@@ -72,6 +74,8 @@ class MixingMatrix:
         W, name, m = self.dense, self.name, self.m
         if np.min(W) < -ATOL or np.max(W) > 1 + ATOL:
             raise InvalidParameterError(name, "entries in [0, 1]", (np.min(W), np.max(W)))
+        if np.any(np.diag(W) <= 0):
+            raise InvalidParameterError(name, "w_ii > 0 on the diagonal (condition 1)", np.min(np.diag(W)))
         if adjacency is not None:
             adj = np.asarray(adjacency, dtype=bool) | np.eye(m, dtype=bool)
             if adj.shape != (m, m):
@@ -88,8 +92,6 @@ class MixingMatrix:
                 raise InvalidParameterError(
                     name, "null(I - W) = span{1}, i.e. a connected graph (condition 3)", f"lambda_2 = {eig[-2]}"
                 )
-            if eig[0] <= -1 + 1e-12:
-                raise InvalidParameterError(name, "W > -I (condition 4)", f"lambda_min = {eig[0]}")
         elif m > 1 and self.rho >= 1 - 1e-12:
             raise InvalidParameterError(name, "rho(W - 11'/m) < 1 (the gossip reaches consensus)", self.rho)
 
@@ -190,8 +192,8 @@ def ring(m: int, self_weight: float = 1 / 3) -> MixingMatrix:
 def metropolis(adjacency) -> MixingMatrix:
     """Metropolis-Hastings weights ``w_ij = 1/(1 + max(d_i, d_j))`` on an undirected graph, ``w_ii`` the rest.
 
-    They satisfy the four conditions on every connected graph (``W > -I`` since ``w_ii > 0`` ... and diagonal
-    dominance); a disconnected graph is refused by condition 3.
+    They satisfy the four conditions on every connected graph (``W > -I`` since every eigenvalue is at least
+    ``2 w_ii - 1 > -1``); a disconnected graph is refused (condition 3).
     """
     adj = np.asarray(adjacency, dtype=bool)
     if adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
@@ -199,10 +201,14 @@ def metropolis(adjacency) -> MixingMatrix:
     adj = adj & ~np.eye(adj.shape[0], dtype=bool)
     if np.any(adj != adj.T):
         raise InvalidParameterError("adjacency", "a symmetric (undirected) graph")
+    if not _connected(adj):
+        raise InvalidParameterError("adjacency", "a connected graph (condition 3: null(I - W) = span{1})")
     deg = adj.sum(axis=1)
     W = np.where(adj, 1.0 / (1.0 + np.maximum(deg[:, None], deg[None, :])), 0.0)
     W[np.diag_indices_from(W)] = 1.0 - W.sum(axis=1)
-    return MixingMatrix(W, adjacency=adj)
+    # Symmetric, doubly stochastic, w_ii >= 1/(1 + max deg) > 0 and w_ij > 0 on the edges by construction; W > -I by
+    # Gershgorin (every eigenvalue >= 2 w_ii - 1 > -1); connected above: the conditions hold without an eigensolve.
+    return MixingMatrix(W, check=False)
 
 
 def torus(rows: int, cols: int) -> MixingMatrix:
@@ -265,7 +271,7 @@ def random_neighbours(m: int, r: int, rng: np.random.Generator) -> MixingMatrix:
         adj[np.repeat(np.arange(m), r), picks.ravel()] = True
         adj |= adj.T
         if _connected(adj):
-            return metropolis(adj)
+            return metropolis(adj)  # connected: no eigensolve per draw
     raise InvalidParameterError("r", "enough neighbours for a connected draw", r)  # pragma: no cover
 
 

@@ -161,7 +161,7 @@ def test_directed_exponential_graph_is_doubly_stochastic_not_symmetric():
             "symmetric",
         ),
         (np.eye(3), "connected"),
-        (np.array([[0.0, 1.0], [1.0, 0.0]]), "W > -I"),
+        (np.array([[0.0, 1.0], [1.0, 0.0]]), "condition 1"),  # eigenvalue -1: refused for its zero diagonal
         (np.array([[1.2, -0.2], [-0.2, 1.2]]), "entries in"),
         (np.array([[0.5, 0.5], [0.7, 0.3]]), "columns"),
     ],

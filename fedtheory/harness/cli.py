@@ -94,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore", ClaimPluginWarning)  # the commands print LOAD_ERRORS themselves, one line each
     try:
         args = _parser().parse_args(argv)
-        out = Console() if sys.stdout.isatty() else Console(width=160)
-        err = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=160)
+        out = Console(emoji=False) if sys.stdout.isatty() else Console(width=160, emoji=False)
+        err = Console(stderr=True, emoji=False) if sys.stderr.isatty() else Console(stderr=True, width=160, emoji=False)
         return _COMMANDS[args.command](args, out, err)
     except FedtheoryError as exc:
         _say(f"error: {exc}")

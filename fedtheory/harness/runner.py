@@ -254,7 +254,7 @@ def run(
     Interrupted
         On SIGINT or SIGTERM, after the workers are stopped; it carries the finished results.
     """
-    console = console or Console(stderr=True)
+    console = console or Console(stderr=True, emoji=False)
     results: dict[str, Result] = {}
     display = _LiveProgress if console.is_terminal else _PlainProgress
 
