@@ -39,6 +39,18 @@ class DivergenceError(FedtheoryError, FloatingPointError):
         super().__init__(f"{algorithm} diverged at {unit} {round}: iterates are no longer finite{tail}")
 
 
+class ZeroMultiplierMassError(FedtheoryError, FloatingPointError):
+    """A multiplier-weighted server average whose weights sum to zero: the average is undefined (never replaced by a
+    plain mean silently); ``round`` and ``replicas`` say where."""
+
+    def __init__(self, algorithm: str, round: int, replicas):
+        self.algorithm, self.round, self.replicas = algorithm, round, list(replicas)
+        super().__init__(
+            f"{algorithm}: the sampled devices' multipliers sum to 0 at round {round} (replicas {self.replicas[:5]}); "
+            "the weighted server step is undefined (raise the lower end of the multiplier box above 0)"
+        )
+
+
 class InvalidEvidenceError(FedtheoryError, ValueError):
     """Evidence that cannot be judged (NaN or infinite values, a NaN tolerance, an interval with lo > hi): the
     claim's verdict is ``error``, never ``fails``."""

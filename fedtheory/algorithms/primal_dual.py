@@ -1,0 +1,220 @@
+"""Federated primal-dual method with per-device tolerances (beyond consensus), vectorised over replicas and devices.
+
+The problem ``min sum_i f_i(x_i)`` subject to ``||x_i - z||^2 <= gamma_i`` with Lagrangian
+``L_i(x_i, z, lam_i) = f_i(x_i) + lam_i (||x_i - z||^2 - gamma_i)``. One round::
+
+    sample P of the N devices uniformly without replacement
+    device j in P:   x_j <- K local steps on L_j(., z, lam_j)  from x_j (warm start) or from z (cold start)
+                     lam_j <- clip(lam_j + alpha (||x_j - z||^2 - gamma_j), lam_min, lam_max)   (old z, new x_j)
+                     gamma_j <- gamma_j + eta_gamma lam_j^old                                   (optional heuristic)
+    server:          z <- sum_{j in P} lam_j x_j / sum_{j in P} lam_j
+
+A local step is ``w <- w - beta (g_j(w) + 2 lam_j (w - z))`` with ``g_j`` the oracle's (stochastic) gradient; the
+exact local oracle solves the subproblem in closed form on quadratics. Devices outside ``P`` keep ``x_j`` and
+``lam_j`` (``update="sampled"``), or every device updates and only ``P`` enters the server step (``update="all"``).
+A server step whose multipliers sum to zero raises :class:`~fedtheory.errors.ZeroMultiplierMassError`. Arrays are
+``(S, N, d)`` (replicas, devices, coordinates); ``lam`` and ``gamma`` are ``(S, N)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import generator, positive, positive_int
+from ..errors import DivergenceError, InvalidParameterError, ZeroMultiplierMassError
+from ..oracles import Oracle, check_oracle, check_replicated
+from ..problems import FederatedQuadratic
+
+STARTS = ("warm", "cold")
+UPDATES = ("sampled", "all")
+
+
+@dataclass(frozen=True)
+class PrimalDualParams:
+    """Hyperparameters of one round.
+
+    Parameters
+    ----------
+    beta : float
+        Local (primal) step size, > 0 (unused with the exact local oracle).
+    alpha : float
+        Dual step size, >= 0 (0 keeps the multipliers fixed).
+    K : int
+        Local steps, >= 1; ``K = None`` is not allowed: the exact oracle is chosen by ``exact=True``.
+    N : int
+        Devices.
+    participants : int
+        Devices sampled per round, in [1, N].
+    lam_box : (float, float)
+        The multiplier box ``[lam_min, lam_max]``, ``0 <= lam_min <= lam_max`` (``lam_max`` may be ``inf``).
+    start : {"warm", "cold"}
+        Local start: the device's previous model (the printed oracle) or the server model.
+    update : {"sampled", "all"}
+        Which devices update their model and multiplier.
+    eta_gamma : float
+        Step of the tolerance heuristic ``gamma <- gamma + eta_gamma lam`` (0: fixed tolerances).
+    exact : bool
+        Solve the local subproblem exactly (quadratic problems only).
+    """
+
+    beta: float
+    alpha: float
+    K: int
+    N: int
+    participants: int
+    lam_box: tuple[float, float] = (0.0, np.inf)
+    start: str = "warm"
+    update: str = "sampled"
+    eta_gamma: float = 0.0
+    exact: bool = False
+
+    def __post_init__(self):
+        positive("beta", self.beta)
+        positive("alpha", self.alpha, allow_zero=True)
+        positive_int("K", self.K)
+        positive_int("N", self.N)
+        if not 1 <= self.participants <= self.N:
+            raise InvalidParameterError("participants", f"an integer in [1, N = {self.N}]", self.participants)
+        lo, hi = self.lam_box
+        if not (0 <= lo <= hi) or np.isnan(hi):
+            raise InvalidParameterError("lam_box", "(lam_min, lam_max) with 0 <= lam_min <= lam_max", self.lam_box)
+        if self.start not in STARTS:
+            raise InvalidParameterError("start", f"one of {STARTS}", self.start)
+        if self.update not in UPDATES:
+            raise InvalidParameterError("update", f"one of {UPDATES}", self.update)
+        positive("eta_gamma", self.eta_gamma, allow_zero=True)
+
+
+@dataclass
+class PrimalDualState:
+    """Server model ``z`` ``(S, d)``, local models ``x`` ``(S, N, d)``, multipliers ``lam`` and tolerances
+    ``gamma`` ``(S, N)``, the round ``t``, and the devices sampled in the last round ``sampled`` ``(S, N)`` bool."""
+
+    z: np.ndarray
+    x: np.ndarray
+    lam: np.ndarray
+    gamma: np.ndarray
+    t: int = 0
+    sampled: np.ndarray | None = None
+
+
+def init(z0, N: int, *, lam0=0.0, gamma=0.0, S: int = 1, dim: int | None = None) -> PrimalDualState:
+    """Every device starts at ``x_i = z0`` with multiplier ``lam0`` and tolerance ``gamma`` (scalars or ``(N,)``)."""
+    N, S = positive_int("N", N), positive_int("S", S)
+    z0 = np.asarray(z0, dtype=float)
+    z = check_replicated("z0", z0, dim if dim is not None else z0.shape[-1], S)
+    lam = np.broadcast_to(np.asarray(lam0, dtype=float), (S, N)).copy()
+    gam = np.broadcast_to(np.asarray(gamma, dtype=float), (S, N)).copy()
+    if np.any(lam < 0) or np.any(gam < 0):
+        raise InvalidParameterError("lam0" if np.any(lam < 0) else "gamma", "values >= 0")
+    return PrimalDualState(z, np.broadcast_to(z[:, None, :], (S, N, z.shape[-1])).copy(), lam, gam)
+
+
+def exact_local(problem: FederatedQuadratic, z: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """``argmin_x f_i(x) + lam_i ||x - z||^2`` for ``f_i = x'A_i x/2 - b_i'x``: ``(A_i + 2 lam_i I)^{-1}(b_i + 2 lam_i
+    z)``, for ``z`` ``(S, d)`` and ``lam`` ``(S, N)``; refuses a subproblem that is not strongly convex."""
+    H = problem.A[None] + 2 * lam[..., None, None] * np.eye(problem.dim)
+    if np.any(np.linalg.eigvalsh(H)[..., 0] <= 0):
+        raise InvalidParameterError(
+            "lam", "multipliers making every local subproblem strongly convex (A_i + 2 lam I > 0)"
+        )
+    rhs = problem.b[None] + 2 * lam[..., None] * z[:, None, :]
+    return np.linalg.solve(H, rhs[..., None])[..., 0]
+
+
+def local_steps(w0, z, lam, oracle: Oracle, beta: float, K: int, rng) -> np.ndarray:
+    """``K`` steps ``w <- w - beta (g(w) + 2 lam (w - z))`` from ``w0`` ``(S, N, d)`` towards ``z`` ``(S, d)``."""
+    w, zz, ll = np.array(w0, dtype=float), z[:, None, :], lam[..., None]
+    for _ in range(K):
+        w = w - beta * (oracle(w, rng) + 2 * ll * (w - zz))
+    return w
+
+
+def sample(S: int, N: int, participants: int, rng) -> np.ndarray:
+    """``(S, N)`` mask of ``participants`` devices drawn uniformly without replacement per replica (all if ``= N``)."""
+    if participants == N:
+        return np.ones((S, N), dtype=bool)
+    if rng is None:
+        raise InvalidParameterError("rng", "a numpy Generator to sample the devices")
+    ranks = np.argsort(rng.random((S, N)), axis=1)
+    mask = np.zeros((S, N), dtype=bool)
+    np.put_along_axis(mask, ranks[:, :participants], True, axis=1)
+    return mask
+
+
+def server_step(x: np.ndarray, lam: np.ndarray, mask: np.ndarray, t: int, name: str = "FedBC") -> np.ndarray:
+    """``sum_{j in P} lam_j x_j / sum_{j in P} lam_j`` per replica; zero mass raises."""
+    weights = np.where(mask, lam, 0.0)
+    mass = weights.sum(axis=1)
+    if np.any(mass <= 0):
+        raise ZeroMultiplierMassError(name, t, np.flatnonzero(mass <= 0))
+    return np.einsum("sn,snd->sd", weights, x) / mass[:, None]
+
+
+def round(state: PrimalDualState, oracle: Oracle, params: PrimalDualParams, rng) -> PrimalDualState:
+    """One round of the method (see the module docstring); returns the new state."""
+    oracle = check_oracle(oracle)
+    rng = generator("rng", rng, allow_none=True)
+    S, N, _ = state.x.shape
+    if N != params.N:
+        raise InvalidParameterError("params", f"N = {N} devices as in the state", params.N)
+    mask = sample(S, N, params.participants, rng)
+    active = mask if params.update == "sampled" else np.ones_like(mask)
+    if params.exact:
+        if not isinstance(oracle.problem, FederatedQuadratic):
+            raise InvalidParameterError("exact", "a FederatedQuadratic problem for the exact local oracle")
+        x_new = exact_local(oracle.problem, state.z, state.lam)
+    else:
+        w0 = state.x if params.start == "warm" else np.broadcast_to(state.z[:, None, :], state.x.shape)
+        x_new = local_steps(w0, state.z, state.lam, oracle, params.beta, params.K, rng)
+    x = np.where(active[..., None], x_new, state.x)
+    drift = np.sum((x - state.z[:, None, :]) ** 2, axis=-1)
+    lam_new = np.clip(state.lam + params.alpha * (drift - state.gamma), *params.lam_box)
+    lam = np.where(active, lam_new, state.lam)
+    gamma = np.where(active, state.gamma + params.eta_gamma * state.lam, state.gamma)
+    z = server_step(x, lam, mask, state.t + 1)
+    return PrimalDualState(z, x, lam, gamma, state.t + 1, mask)
+
+
+@dataclass
+class PrimalDualTrajectory:
+    """Recorded states at rounds ``t``: ``z`` ``(records, S, d)``, ``x`` ``(records, S, N, d)``, ``lam`` and ``gamma``
+    ``(records, S, N)``."""
+
+    z: np.ndarray
+    x: np.ndarray
+    lam: np.ndarray
+    gamma: np.ndarray
+    t: np.ndarray
+
+
+def run(
+    oracle: Oracle,
+    z0,
+    params: PrimalDualParams,
+    T: int,
+    rng,
+    *,
+    lam0=0.0,
+    gamma=0.0,
+    S: int = 1,
+    state: PrimalDualState | None = None,
+) -> PrimalDualTrajectory:
+    """``T`` rounds from ``init(z0, N, lam0=..., gamma=...)`` (or ``state``), recording every round."""
+    oracle = check_oracle(oracle)
+    rng = generator("rng", rng, allow_none=True)
+    if state is None:
+        state = init(z0, params.N, lam0=lam0, gamma=gamma, S=S, dim=oracle.problem.dim)
+    records = [state]
+    for _ in range(positive_int("T", T, minimum=0)):
+        with np.errstate(over="ignore", invalid="ignore"):
+            state = round(state, oracle, params, rng)
+        if not (np.all(np.isfinite(state.z)) and np.all(np.isfinite(state.x))):
+            raise DivergenceError("FedBC", state.t)
+        records.append(state)
+    return PrimalDualTrajectory(
+        *(np.stack([getattr(r, f) for r in records]) for f in ("z", "x", "lam", "gamma")),
+        np.array([r.t for r in records]),
+    )
