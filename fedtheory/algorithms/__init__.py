@@ -1,5 +1,15 @@
 """Federated algorithms as pure functions over ``(replicas, clients, d)`` arrays."""
 
-from . import bilevel, composite, decentralized, fedac, fedavg, fedsam, primal_dual
+from . import bilevel, client_server, composite, decentralized, fedac, fedavg, fedsam, personalized, primal_dual
 
-__all__ = ["bilevel", "composite", "decentralized", "fedac", "fedavg", "fedsam", "primal_dual"]
+__all__ = [
+    "bilevel",
+    "client_server",
+    "composite",
+    "decentralized",
+    "fedac",
+    "fedavg",
+    "fedsam",
+    "personalized",
+    "primal_dual",
+]
