@@ -174,6 +174,8 @@ def _verify(args, out: Console, err: Console) -> int:
     json_path = _file("--json", args.json) if args.json is not None else report_dir / "verify.json"
     figures_text = args.figures if args.figures is not None else ("figures" if args.profile == "full" else None)
     figures = _folder("--figures", figures_text) if figures_text is not None else None
+    if args.exact and not args.targets:
+        raise UsageError("--exact: give the exact claim ids to run (without ids it would run every claim)")
     claims = select(args.targets, exact=args.exact)
     _warn_skipped_plugins()
     jobs = _cap_jobs(args.jobs)

@@ -51,6 +51,7 @@ def _cases(tmp):
         ("show two ids", ["show", FAST, FAST], "unrecognized arguments"),
         ("show unknown profile", ["show", FAST, "--profile", "x"], "--profile"),
         ("exact with a paper key", ["verify", "--exact", "yuan-thesis"], "yuan-thesis"),
+        ("exact without ids", ["verify", "--exact"], "--exact"),
         ("unknown command", ["verfy"], "verfy"),
         ("no command", [], "command"),
         ("unknown option", ["verify", "--fast"], "--fast"),
