@@ -1,0 +1,162 @@
+"""The Synthetic(0.5, 0.5) runs behind Table 1 and Figures 3 and 7 (no claims): FedBC and baselines, E in {1, 5}.
+
+Our construction (scaled down from the paper's Appendix E and the authors' synthetic script):
+
+* data: :func:`fedtheory.problems.synthetic_power_law.power_law_synthetic` with N = 30 devices, alpha = beta = 0.5,
+  d = 60, 10 classes, sizes ``int(lognormal(4, 2)) + 50``, 80/20 split per device; one draw (the reference data are
+  one generated file too); the model is softmax regression with a bias (``nn.Linear(60, 10)``), no l2 term;
+* every method: 10 of the 30 devices sampled per round uniformly without replacement, ``K = E`` local minibatch SGD
+  steps (Table 1's caption: "K_i = E for each device i"; the code runs E epochs, ``E ceil(n_i/20)`` steps), batch
+  20, step 0.01, plain SGD (the code adds momentum 0.5), start z^0 = 0;
+* baselines (:mod:`fedtheory.algorithms.client_server`): FedAvg, the sampled devices' models averaged with weights
+  ``n_i / sum_{sampled} n_j`` (training sizes); in the full profile also FedProx (mu = 1) and SCAFFOLD (step 0.1),
+  n-weighted as in the code (q-FedAvg is too slow here: :data:`BASELINES`);
+* FedBC: :mod:`fedtheory.algorithms.primal_dual` with dual step lr_lambda = 1e-3, the gamma heuristic
+  ``gamma_i <- gamma_i + 1e-3 lambda_i``, ``lambda^0 = gamma^0 = 0`` and the box ``[0, inf)`` (the code's
+  ``clamp(min=0)``), local starts "cold" (from z^t: the code) and "warm" (from x_i^t: Algorithm 2).
+  ``lambda^0 = 0`` does not make the first server step 0/0: after the first local steps every sampled device has
+  ``lambda_j^1 = lr_lambda ||x_j^1 - z^0||^2 > 0``; a zero multiplier mass would raise
+  :class:`~fedtheory.errors.ZeroMultiplierMassError` and the claims reading the run would be errors (the smallest
+  sampled mass is recorded);
+* 5 seeds = 5 replicas of one vectorised run; the methods of one E share their generator seed, so they sample the
+  same devices and the same minibatch indices round by round (paired comparisons).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fedtheory.algorithms import client_server as cs
+from fedtheory.algorithms import primal_dual as pd
+from fedtheory.harness.claims import seed_for
+from fedtheory.harness.family import Family, family
+from fedtheory.problems.softmax import SoftmaxMinibatch, SoftmaxRegression
+from fedtheory.problems.synthetic_power_law import PowerLawSynthetic, power_law_synthetic
+
+REGISTERS_CLAIMS = False
+
+N, PARTICIPANTS, ALPHA, BETA = 30, 10, 0.5, 0.5
+LR, LR_LAMBDA, BATCH, SEEDS = 0.01, 1e-3, 20, 5
+EPOCHS = (1, 5)
+ROUNDS = {"quick": 30, "full": 200}
+EVERY = {"quick": 30, "full": 10}
+"""Rounds between evaluations of z^t (the test and train sets cost more than a round; lambda is kept every round)."""
+METHODS = ("FedAvg", "FedBC (cold)", "FedBC (warm)")
+"""FedBC (cold): local steps from z^t, the authors' code; FedBC (warm): from x_i^t, Algorithm 2."""
+BASELINES = {
+    "FedAvg": ("fedavg", LR, {}),
+    "FedProx": ("fedprox", LR, {"mu": 1.0}),
+    "SCAFFOLD": ("scaffold", 0.1, {}),
+}
+"""Table 1's other columns, :mod:`fedtheory.algorithms.client_server` with n-weights: method, local step and options
+as in the authors' synthetic script (FedProx mu = 1, SCAFFOLD step 0.1); all but FedAvg in the full profile only.
+q-FedAvg (q = 1) is not run: its round evaluates every device's full loss on the padded ``(S, N, n_max)`` data (about
+3 s a round here, 20 minutes for the full profile)."""
+
+
+def methods(profile: str) -> tuple[str, ...]:
+    """The methods run in ``profile``: Table 1's other columns only in the full one (the quick budget)."""
+    return METHODS + (tuple(BASELINES)[1:] if profile == "full" else ())
+
+
+def setup(profile: str) -> dict:
+    """The stand-in's settings for a claim's witness."""
+    return {
+        "data": f"Synthetic({ALPHA}, {BETA}), N = {N}, d = 60 (+ bias), 10 classes, sizes int(lognormal(4, 2)) + 50, "
+        "80/20 split per device, one draw",
+        "sampled per round": PARTICIPANTS,
+        "local steps": "K = E minibatch SGD steps (Table 1 caption), batch 20, step 0.01, no momentum, no l2",
+        "FedBC": f"lr_lambda = eta_gamma = {LR_LAMBDA}, lambda^0 = gamma^0 = 0, box [0, inf)",
+        "FedAvg": "weights n_i / sum over the sampled devices (training sizes)",
+        "rounds": ROUNDS[profile],
+        "seeds": f"{SEEDS} (replicas; methods of one E share draws: paired)",
+        "other columns": "FedProx (mu = 1), SCAFFOLD (step 0.1), n-weighted, full profile only; q-FedAvg not run",
+    }
+
+
+@dataclass(frozen=True)
+class Instance:
+    data: PowerLawSynthetic
+    problem: SoftmaxRegression
+
+    @property
+    def train_sizes(self) -> np.ndarray:
+        return self.data.train_sizes
+
+
+@family("fedbc/synthetic-data")
+def instance(fam: Family) -> Instance:
+    """The one data draw (the same in both profiles: the seed is the family's name)."""
+    data = power_law_synthetic(np.random.default_rng(seed_for(fam.name)), n_clients=N, alpha=ALPHA, beta=BETA)
+    return Instance(data, data.softmax(l2=0.0))
+
+
+@dataclass(frozen=True)
+class Runs:
+    """One method at one E: at the evaluated rounds ``rounds`` (every :data:`EVERY`, and ``T``), the global test
+    accuracy and pooled train loss of ``z^t`` and the variance (in %^2) of its per-device test accuracies ``(R,
+    S)``; the per-device accuracies at ``T`` ``(S, N)``; at every round ``t = 0..T`` the multipliers ``(T+1, S, N)``
+    and the sampled devices ``(T+1, S, N)`` (row 0 empty); the smallest multiplier mass of a server step (these three
+    None for the baselines)."""
+
+    rounds: np.ndarray
+    accuracy: np.ndarray
+    train_loss: np.ndarray
+    variance: np.ndarray
+    client_accuracy: np.ndarray
+    lam: np.ndarray | None
+    sampled: np.ndarray | None
+    min_mass: float | None
+
+
+@family("fedbc/synthetic-runs")
+def runs(fam: Family, method: str, E: int) -> Runs:
+    """``method`` (one of :func:`methods`) at ``E`` local steps for the profile's rounds, every round recorded."""
+    inst = instance(fam.profile)
+    problem, data, sizes = inst.problem, inst.data, inst.train_sizes.astype(float)
+    oracle = SoftmaxMinibatch(problem, BATCH)
+    rng = np.random.default_rng(seed_for(f"fedbc/synthetic-runs:E={E}"))  # shared by the methods: paired draws
+    test_counts = data.sizes - data.train_sizes
+    T, S = ROUNDS[fam.profile], SEEDS
+    z = np.zeros((S, problem.dim))
+    fedbc = method.startswith("FedBC")
+    if fedbc:
+        start = "cold" if method == "FedBC (cold)" else "warm"
+        params = pd.PrimalDualParams(LR, LR_LAMBDA, E, N, PARTICIPANTS, start=start, eta_gamma=LR_LAMBDA)
+        state = pd.init(z, N, lam0=0.0, gamma=0.0, S=S)
+    else:
+        name, step, options = BASELINES[method]
+        base = cs.ClientServerParams(step, E, N, PARTICIPANTS, sizes=tuple(sizes))
+        state = cs.scaffold_init(z, N, S=S) if name == "scaffold" else z
+    acc, loss, var, lam, sampled, masses = [], [], [], [], [np.zeros((S, N), dtype=bool)], []
+    evaluated = np.unique(np.r_[np.arange(0, T + 1, EVERY[fam.profile]), T])
+    for t in range(T + 1):
+        if t in evaluated:
+            client = data.client_test_accuracy(z)
+            acc.append(client @ test_counts / test_counts.sum())
+            var.append(np.var(100 * client, axis=-1))
+            loss.append(problem.loss(z, "train"))
+        if fedbc:
+            lam.append(state.lam)
+        if t == T:
+            break
+        if fedbc:
+            state = pd.round(state, oracle, params, rng)
+            z = state.z
+            masses.append(np.min(np.sum(np.where(state.sampled, state.lam, 0.0), axis=1)))
+            sampled.append(state.sampled)
+        else:
+            state = cs.ROUNDS[name](state, oracle, base, rng, **options)
+            z = state.x if name == "scaffold" else state
+    return Runs(
+        evaluated,
+        np.array(acc),
+        np.array(loss),
+        np.array(var),
+        client,
+        np.array(lam) if fedbc else None,
+        np.array(sampled) if fedbc else None,
+        float(min(masses)) if fedbc else None,
+    )
