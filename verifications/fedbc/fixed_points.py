@@ -15,6 +15,7 @@ import cvxpy as cp
 import numpy as np
 
 from fedtheory.algorithms import primal_dual as pd
+from fedtheory.errors import ReferenceSolveError
 from fedtheory.exact import tolerance_fixed_points as tfp
 from fedtheory.harness.claims import Context, Evidence, claim, negative_control
 from fedtheory.harness.family import Family, family
@@ -49,7 +50,11 @@ def problem_of(A, b) -> FederatedQuadratic:
     return FederatedQuadratic(A, np.einsum("nij,nj->ni", A, b), 0.5 * np.einsum("ni,nij,nj->n", b, A, b))
 
 
-def fedbc_limit(problem, gamma, params: pd.PrimalDualParams, *, lam0=1.0, z0=None, T: int = 20_000, S: int = 1):
+ROUND_CAP = 20_000
+"""Rounds after which a run that still moves is reported as not at a fixed point."""
+
+
+def fedbc_limit(problem, gamma, params: pd.PrimalDualParams, *, lam0=1.0, z0=None, T: int = ROUND_CAP, S: int = 1):
     """Rounds of FedBC until one round moves ``z`` and ``lam`` by less than :data:`STILL` (or ``T`` rounds).
 
     ``gamma`` is ``(N,)`` or ``(S, N)`` (replicas with their own tolerances). Returns the last state and the rounds.
@@ -118,10 +123,14 @@ def _certificates(runs: list[dict]) -> dict:
     "(relative distance <= 1e-9) on convex quadratics Q(N, d) with some constraints active",
     scope="printed",
     expect="holds",
+    expect_full="fails",
 )
 def eq_7_fixed_point(ctx: Context) -> Evidence:
     """Instance: Q(5, 3, 0) and Q(2, 1, 1) (quick; also Q(10, 3), Q(5, 10), Q(10, 1) in full), alpha = 0.2, lam^0 = 1,
     Lambda = [1e-12, inf), z^0 = 0. Reading: "FedBC solves (7)" as the limit of Algorithm 1 being the KKT point of (7).
+    Full profile: on Q(10, 1, 4) the dual ascent at alpha = 0.2 does not settle within 2 10^4 rounds (multipliers
+    0.62 away from the constraint duals): the printed step reaches the solution only for a small enough alpha
+    (eq-7:gamma-path scales it as 0.1/gamma); every run that settles is at the certified solution.
     Reference: Clarabel's solution polished on its active set, KKT residual recomputed (<= 1e-9).
     Negative control: the same distance to the solution of (7) with tolerances 1.5 gamma_i."""
     runs = fixed_vs_reference(ctx, None)
@@ -161,18 +170,23 @@ def eq_11_box_saddle(ctx: Context) -> Evidence:
     expect="holds",
 )
 def eq_7_gradient_balance(ctx: Context) -> Evidence:
-    """Instance: the runs of eq-7:fixed-point and eq-11:box-saddle. Reading: grad f_i = -2 lam_i (x_i - z) and the
-    server step gives sum lam_i (x_i - z) = 0. Negative control: the balance at the first round's local models."""
-    points, control = Points(), Points()
+    """Instance: the runs of eq-7:fixed-point and eq-11:box-saddle that reach a fixed point (one round moves z and lam
+    by less than 1e-14; the statement is about fixed points, so a run still moving at the round cap is listed in the
+    witness, not judged). Reading: grad f_i = -2 lam_i (x_i - z) and the server step gives sum lam_i (x_i - z) = 0.
+    Negative control: the balance at the first round's local models."""
+    points, control, moving = Points(), Points(), []
     for box in (None, (0.8, 2.0)):
         for run in fixed_vs_reference(ctx, box):
             inst, st = run["inst"], run["state"]
+            if run["rounds"] >= ROUND_CAP:
+                moving.append({"N": run["N"], "d": run["d"], "seed": run["seed"], "box": str(box)})
+                continue
             for x, pts in ((st.x[0], points), (inst["b"] * 0.5, control)):
                 grads = np.einsum("nij,nj->ni", inst["A"], x - inst["b"])
                 scale = max(1e-300, float(np.max(np.linalg.norm(grads, axis=1))))
                 pts.add(float(np.linalg.norm(grads.sum(0))) / scale, ROUNDING, N=run["N"], box=str(box))
     ctrl = negative_control(control.evidence("<="), "the local models x_i = b_i/2 (not a fixed point)")
-    return points.evidence("<=", witness={"negative control": ctrl})
+    return points.evidence("<=", witness={"negative control": ctrl, "runs not at a fixed point (not judged)": moving})
 
 
 @claim(
@@ -259,14 +273,17 @@ def alg_2_warm_cold(ctx: Context) -> Evidence:
     "the root of phi found by sorting the 2N breakpoints (against the certified solution of (7), 1e-9)",
     scope="outside-hypotheses",
     expect="holds",
+    expect_full="inconclusive",
 )
 def eq_7_dead_zone(ctx: Context) -> Evidence:
     """Instance: h_i on 20 (quick) / 100 random z in 2-D with a = 1.7, b = (0.3, -0.5), gamma = 0.8; the root on S(5,
     seed), gamma_i = 0.3 U(0.1, 0.6)(b_i - x*)^2 (3 seeds quick, 20 full). Negative control: h_i without the dead
     zone (r_i = 0) against the inner problem. Algorithm 1's limit on these 1-D instances needs more than 2 10^4 rounds
-    at alpha = 0.2 (slow dual ascent), so it is compared with the certified solution in eq-7:fixed-point instead."""
+    at alpha = 0.2 (slow dual ascent), so it is compared with the certified solution in eq-7:fixed-point instead.
+    A seed whose reference Clarabel cannot certify (one of the 20 in full: KKT residual 1.8e-2 after polishing) makes
+    the verdict inconclusive (worst ratio of the judged entries, with the interval (0, 2))."""
     rng = ctx.rng()
-    points, control = Points(), Points()
+    points, control, uncertified = Points(), Points(), []
     a, b, gamma = 1.7, np.array([0.3, -0.5]), 0.8
     for _ in range(20 if ctx.quick else 100):
         z = rng.normal(0.0, 2.0, 2)
@@ -284,7 +301,15 @@ def eq_7_dead_zone(ctx: Context) -> Evidence:
         xs = float(np.sum(av * bv) / av.sum())
         gam = 0.3 * r.uniform(0.1, 0.6, 5) * (bv - xs) ** 2
         root = tfp.dead_zone_minimizer_1d(av, bv, gam)
-        ref = tolerance_constrained_optimum(av[:, None, None], bv[:, None], gam)
+        try:
+            ref = tolerance_constrained_optimum(av[:, None, None], bv[:, None], gam)
+        except ReferenceSolveError as exc:  # no certified reference: that comparison cannot be judged
+            uncertified.append({"seed": seed, "reason": str(exc)})
+            continue
         points.add(abs(root.z - ref.z[0]) / max(1.0, abs(root.z)), ROUNDING, check="root vs certified (7)", seed=seed)
     ctrl = negative_control(control.evidence("<="), "h_i without the dead zone")
-    return points.evidence("<=", witness={"negative control": ctrl})
+    evidence = points.evidence("<=", witness={"negative control": ctrl, "uncertified references": uncertified})
+    if uncertified:  # a reference too inaccurate for the check: the verdict is inconclusive, never a silent pass
+        worst = float(np.max(np.asarray(points.measured) / np.asarray(points.bound)))
+        return Evidence(worst, 1.0, "<=", interval=(0.0, 2.0), witness=evidence.witness)
+    return evidence
