@@ -1,8 +1,9 @@
-"""The Synthetic(0.5, 0.5) runs behind Table 1 and Figures 3 and 7 (no claims): FedBC and baselines, E in {1, 5}.
+"""The Synthetic(0.5, 0.5) runs behind Table 1 and Figures 3 and 7 (no claims): FedBC and baselines, E local steps.
 
 Our construction (scaled down from the paper's Appendix E and the authors' synthetic script):
 
-* data: :func:`fedtheory.problems.synthetic_power_law.power_law_synthetic` with N = 30 devices, alpha = beta = 0.5,
+* data: :func:`fedtheory.problems.synthetic_power_law.power_law_synthetic` with N = 30 devices (70 and 100 for Fig.
+  7(f)), alpha = beta = 0.5,
   d = 60, 10 classes, sizes ``int(lognormal(4, 2)) + 50``, 80/20 split per device; one draw (the reference data are
   one generated file too); the model is softmax regression with a bias (``nn.Linear(60, 10)``), no l2 term;
 * every method: 10 of the 30 devices sampled per round uniformly without replacement, ``K = E`` local minibatch SGD
@@ -39,9 +40,10 @@ REGISTERS_CLAIMS = False
 
 N, PARTICIPANTS, ALPHA, BETA = 30, 10, 0.5, 0.5
 LR, LR_LAMBDA, BATCH, SEEDS = 0.01, 1e-3, 20, 5
-EPOCHS = (1, 5)
+EPOCHS = {"quick": (1, 5), "full": (1, 5, 10)}
+"""Table 1's columns E run per profile (the full one adds E = 10)."""
 ROUNDS = {"quick": 30, "full": 200}
-EVERY = {"quick": 30, "full": 10}
+EVERY = {"quick": 15, "full": 10}
 """Rounds between evaluations of z^t (the test and train sets cost more than a round; lambda is kept every round)."""
 METHODS = ("FedAvg", "FedBC (cold)", "FedBC (warm)")
 """FedBC (cold): local steps from z^t, the authors' code; FedBC (warm): from x_i^t, Algorithm 2."""
@@ -87,9 +89,10 @@ class Instance:
 
 
 @family("fedbc/synthetic-data")
-def instance(fam: Family) -> Instance:
-    """The one data draw (the same in both profiles: the seed is the family's name)."""
-    data = power_law_synthetic(np.random.default_rng(seed_for(fam.name)), n_clients=N, alpha=ALPHA, beta=BETA)
+def instance(fam: Family, n_clients: int = N) -> Instance:
+    """The one data draw of ``n_clients`` devices (the same in both profiles: the seed is the family's name, and N)."""
+    seed = seed_for(fam.name if n_clients == N else f"{fam.name}:N={n_clients}")
+    data = power_law_synthetic(np.random.default_rng(seed), n_clients=n_clients, alpha=ALPHA, beta=BETA)
     return Instance(data, data.softmax(l2=0.0))
 
 
@@ -112,25 +115,27 @@ class Runs:
 
 
 @family("fedbc/synthetic-runs")
-def runs(fam: Family, method: str, E: int) -> Runs:
-    """``method`` (one of :func:`methods`) at ``E`` local steps for the profile's rounds, every round recorded."""
-    inst = instance(fam.profile)
+def runs(fam: Family, method: str, E: int, n_clients: int = N) -> Runs:
+    """``method`` (one of :func:`methods`) at ``E`` local steps on ``n_clients`` devices (10 sampled) for the
+    profile's rounds, every round recorded. Pass ``n_clients`` only when it is not :data:`N` (the cache key)."""
+    inst = instance(fam.profile, *(() if n_clients == N else (n_clients,)))
     problem, data, sizes = inst.problem, inst.data, inst.train_sizes.astype(float)
     oracle = SoftmaxMinibatch(problem, BATCH)
-    rng = np.random.default_rng(seed_for(f"fedbc/synthetic-runs:E={E}"))  # shared by the methods: paired draws
+    key = f"fedbc/synthetic-runs:E={E}" + ("" if n_clients == N else f":N={n_clients}")
+    rng = np.random.default_rng(seed_for(key))  # shared by the methods: paired draws
     test_counts = data.sizes - data.train_sizes
     T, S = ROUNDS[fam.profile], SEEDS
     z = np.zeros((S, problem.dim))
     fedbc = method.startswith("FedBC")
     if fedbc:
         start = "cold" if method == "FedBC (cold)" else "warm"
-        params = pd.PrimalDualParams(LR, LR_LAMBDA, E, N, PARTICIPANTS, start=start, eta_gamma=LR_LAMBDA)
-        state = pd.init(z, N, lam0=0.0, gamma=0.0, S=S)
+        params = pd.PrimalDualParams(LR, LR_LAMBDA, E, n_clients, PARTICIPANTS, start=start, eta_gamma=LR_LAMBDA)
+        state = pd.init(z, n_clients, lam0=0.0, gamma=0.0, S=S)
     else:
         name, step, options = BASELINES[method]
-        base = cs.ClientServerParams(step, E, N, PARTICIPANTS, sizes=tuple(sizes))
-        state = cs.scaffold_init(z, N, S=S) if name == "scaffold" else z
-    acc, loss, var, lam, sampled, masses = [], [], [], [], [np.zeros((S, N), dtype=bool)], []
+        base = cs.ClientServerParams(step, E, n_clients, PARTICIPANTS, sizes=tuple(sizes))
+        state = cs.scaffold_init(z, n_clients, S=S) if name == "scaffold" else z
+    acc, loss, var, lam, sampled, masses = [], [], [], [], [np.zeros((S, n_clients), dtype=bool)], []
     evaluated = np.unique(np.r_[np.arange(0, T + 1, EVERY[fam.profile]), T])
     for t in range(T + 1):
         if t in evaluated:
