@@ -18,7 +18,7 @@ DFedAvg whose pre-local-step mixing matrix is ``W_beta`` (the reported models ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -267,8 +267,3 @@ def run(
 def consensus_distance(x: np.ndarray) -> np.ndarray:
     """``(1/m) sum_i ||x_i - x̄||^2`` over the client axis of ``(..., m, d)``."""
     return np.mean(np.sum((x - x.mean(axis=-2, keepdims=True)) ** 2, axis=-1), axis=-1)
-
-
-def with_beta(params: DecentralizedParams, beta: float) -> DecentralizedParams:
-    """The same method with another lookahead coefficient."""
-    return replace(params, beta=beta)
