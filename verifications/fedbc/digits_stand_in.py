@@ -29,7 +29,6 @@ import numpy as np
 
 from fedtheory.algorithms import client_server as cs
 from fedtheory.algorithms import primal_dual as pd
-from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
@@ -37,6 +36,7 @@ from fedtheory.harness.points import Points
 from fedtheory.problems.softmax import SoftmaxMinibatch, SoftmaxRegression
 
 from . import PAPER
+from .tab_1_stand_in import one_sided
 from .tables import CLASSES, TABLE_4, TABLE_7, TABLE_8
 
 N, PARTICIPANTS, EXPONENT, TRAIN = 20, 10, "1.3", 0.8
@@ -168,12 +168,6 @@ def runs(fam: Family, method: str, C: int, E: int) -> Runs:
     return Runs(np.array(client), np.array(pooled), state.x if method == "FedBC" else None)
 
 
-def _one_sided(samples: np.ndarray, entries: int) -> tuple[float, float, float]:
-    """Mean over seeds (last axis) and a Student-t interval whose ends are one-sided 95% bounds (Bonferroni)."""
-    est = mc_mean(np.asarray(samples, dtype=float), axis=-1, confidence=0.9, family_size=entries)
-    return float(est.mean), float(est.lo), float(est.hi)
-
-
 def _cells(profile: str) -> list[tuple[int, int]]:
     return [(C, E) for C in CLASSES for E in EPOCHS[profile]]
 
@@ -217,7 +211,7 @@ def tab_7_8_stand_in(ctx: Context) -> Evidence:
     points, entries = Points(), [(C, E, b) for C, E in _cells(ctx.profile) for b in methods(ctx.profile)[1:]]
     for C, E, base in entries:
         diff = runs(ctx.profile, "FedBC", C, E).pooled[-1] - runs(ctx.profile, base, C, E).pooled[-1]
-        mean, lo, hi = _one_sided(100 * diff, len(entries))
+        mean, lo, hi = one_sided(100 * diff, len(entries))
         points.add(mean, interval=(lo, hi), C=C, E=E, baseline=base)
     accuracy = {
         f"C={C} E={E} {m}": round(100 * float(runs(ctx.profile, m, C, E).pooled[-1].mean()), 2)
@@ -274,7 +268,7 @@ def tab_3_finetune_protocol(ctx: Context) -> Evidence:
     points, rows = Points(), {}
     for C in CLASSES:
         plain, on_test, on_train = _finetune(ctx.profile, C, 1)
-        mean, lo, hi = _one_sided(100 * (on_test - on_train), len(CLASSES))
+        mean, lo, hi = one_sided(100 * (on_test - on_train), len(CLASSES))
         points.add(mean, interval=(lo, hi), C=C)
         rows[f"C={C}"] = [round(100 * float(v.mean()), 2) for v in (plain, on_test, on_train)]
     witness = setup(ctx.profile) | {
@@ -337,7 +331,7 @@ def fig_4(ctx: Context) -> Evidence:
     upper bound, against 0.1. Reference: the two devices' test parts; FedAvg's gap is in the witness."""
     ctx.draw(_draw_fig_4, ctx.profile)
     late = {m: _gap(ctx.profile, m)[ROUNDS[ctx.profile] // 2 + 1 :] for m in methods(ctx.profile)}
-    mean, lo, hi = _one_sided(late["FedBC"].mean(axis=0), 1)
+    mean, lo, hi = one_sided(late["FedBC"].mean(axis=0), 1)
     counts = instance(ctx.profile, FIG_4["C"]).train.counts
     witness = setup(ctx.profile) | {
         "min / max user training samples": [int(counts.min()), int(counts.max())],

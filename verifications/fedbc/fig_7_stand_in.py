@@ -23,7 +23,7 @@ from fedtheory.harness.points import Points
 
 from . import PAPER
 from . import synthetic_runs as sr
-from .tab_1_stand_in import STYLES, _one_sided
+from .tab_1_stand_in import STYLES, one_sided
 
 EPOCHS = {"quick": (1, 10), "full": (1, 10, 25, 50)}
 """Fig. 7(a)-(d)'s E per profile."""
@@ -106,7 +106,7 @@ def fig_7_a_d(ctx: Context) -> Evidence:
     points = Points()
     for E, base in entries:
         diff = _runs(ctx.profile, base, E).train_loss[-1] - _runs(ctx.profile, "FedBC (cold)", E).train_loss[-1]
-        mean, lo, hi = _one_sided(diff, len(entries))
+        mean, lo, hi = one_sided(diff, len(entries))
         points.add(mean, interval=(lo, hi), E=E, baseline=base)
     witness = sr.setup(ctx.profile) | {
         "train loss at T [mean, std] over seeds": {
@@ -138,7 +138,7 @@ def fig_7_a_d_scaffold(ctx: Context) -> Evidence:
     for E in epochs:
         r = _runs(ctx.profile, "SCAFFOLD", E)
         half = int(np.flatnonzero(r.rounds == r.rounds[-1] // 2)[0])
-        mean, lo, hi = _one_sided(r.train_loss[-1] - r.train_loss[half], len(epochs))
+        mean, lo, hi = one_sided(r.train_loss[-1] - r.train_loss[half], len(epochs))
         points.add(mean, interval=(lo, hi), E=E)
         curves[f"E={E}"] = {int(t): round(float(v), 4) for t, v in zip(r.rounds, r.train_loss.mean(axis=1))}
     witness = sr.setup(ctx.profile) | {"SCAFFOLD train loss (mean over seeds) per evaluated round": curves}
@@ -167,7 +167,7 @@ def fig_7_f(ctx: Context) -> Evidence:
     points = Points()
     for n, win, lose in entries:
         diff = _runs(ctx.profile, win, FIG_7F_E, n).accuracy[-1] - _runs(ctx.profile, lose, FIG_7F_E, n).accuracy[-1]
-        mean, lo, hi = _one_sided(100 * diff, len(entries))
+        mean, lo, hi = one_sided(100 * diff, len(entries))
         points.add(mean, interval=(lo, hi), N=n, method=win, baseline=lose)
     witness = sr.setup(ctx.profile) | {
         "global test accuracy [mean, std] % at T": {

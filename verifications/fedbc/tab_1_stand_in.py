@@ -44,7 +44,7 @@ STYLES = ("-", "-", "--", ":", "-.")
 SCALE = f"quick T = {sr.ROUNDS['quick']}, full T = {sr.ROUNDS['full']} rounds"
 
 
-def _one_sided(samples: np.ndarray, entries: int) -> tuple[float, float, float]:
+def one_sided(samples: np.ndarray, entries: int) -> tuple[float, float, float]:
     """Mean and the Student-t interval over seeds (last axis) whose lower end is a one-sided 95% bound, Bonferroni
     over ``entries`` (two-sided 1 - 0.1/entries)."""
     est = mc_mean(np.asarray(samples, dtype=float), axis=-1, confidence=0.9, family_size=entries)
@@ -90,7 +90,7 @@ def _tab_1(ctx: Context, method: str) -> Evidence:
     points, entries = Points(), [(E, b) for E in sr.EPOCHS[ctx.profile] for b in _baselines(ctx.profile)]
     for E, base in entries:
         diff = sr.runs(ctx.profile, method, E).accuracy[-1] - sr.runs(ctx.profile, base, E).accuracy[-1]
-        mean, lo, hi = _one_sided(100 * diff, len(entries))
+        mean, lo, hi = one_sided(100 * diff, len(entries))
         points.add(mean, interval=(lo, hi), E=E, baseline=base)
     witness = sr.setup(ctx.profile) | {
         "global test accuracy [mean, std] % over seeds (round T)": _table(ctx.profile),
@@ -198,7 +198,7 @@ def _paired(ctx: Context, field: str, what: str) -> Evidence:
     values = {m: getattr(sr.runs(ctx.profile, m, FIG_3_E), field)[-1] for m in sr.methods(ctx.profile)}
     points, bases = Points(), _baselines(ctx.profile)
     for base in bases:
-        mean, lo, hi = _one_sided(values[base] - values["FedBC (cold)"], len(bases))
+        mean, lo, hi = one_sided(values[base] - values["FedBC (cold)"], len(bases))
         points.add(mean, interval=(lo, hi), baseline=base)
     witness = sr.setup(ctx.profile) | {
         f"{what} at T [mean, std] over seeds": {
@@ -247,7 +247,7 @@ def fig_3_b(ctx: Context) -> Evidence:
     lam_c, n_c = _coefficients(ctx.profile)
     ratio = np.abs(lam_c[..., 1] - lam_c[..., 0]) / (n_c[..., 1] - n_c[..., 0])  # (T, S)
     ratio = ratio[ratio.shape[0] // 2 :]  # "eventually": the second half of training
-    mean, lo, hi = _one_sided(ratio.mean(axis=0), 1)
+    mean, lo, hi = one_sided(ratio.mean(axis=0), 1)
     witness = sr.setup(ctx.profile) | {
         "mean over rounds t > T/2 of the gap ratio, per seed": np.round(ratio.mean(axis=0), 4).tolist(),
         "mean lambda-coefficients [min user, max user]": np.round(lam_c.mean(axis=(0, 1)), 4).tolist(),
@@ -318,7 +318,7 @@ def fig_7_e(ctx: Context) -> Evidence:
     lam = sr.runs(ctx.profile, "FedBC (cold)", FIG_3_E).lam
     T = lam.shape[0] - 1
     early, late = np.abs(lam[T // 4] - lam[1]), np.abs(lam[T] - lam[T // 4])
-    mean, lo, hi = _one_sided(np.mean(early > late, axis=-1), 1)
+    mean, lo, hi = one_sided(np.mean(early > late, axis=-1), 1)
     witness = sr.setup(ctx.profile) | {
         "rounds compared": [1, T // 4, T],
         "lambda at those rounds (seed 0)": [np.round(lam[t, 0], 6).tolist() for t in (1, T // 4, T)],
