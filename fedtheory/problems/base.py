@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import finite_array
+from .._validate import finite_array, integer_array
 from ..errors import InvalidParameterError
 
 
@@ -104,3 +104,26 @@ def sample_rows(data: np.ndarray, n_clients: int | None, idx: np.ndarray) -> np.
     M = idx.shape[-2]
     rows = np.arange(M)[:, None] if n_clients is not None else np.zeros((M, 1), dtype=int)
     return data[rows, idx]
+
+
+def class_labels(name: str, labels, n_classes: int) -> np.ndarray:
+    """``labels`` as a 1-d integer array with values in ``0..n_classes - 1``."""
+    y = integer_array(name, labels, minimum=0)
+    if y.ndim != 1 or (y.size and y.max() >= n_classes):
+        raise InvalidParameterError(name, f"a 1-d array of labels in 0..{n_classes - 1}", y)
+    return y
+
+
+def held_out_set(test_features, test_labels, n_inputs: int, n_classes: int):
+    """A held-out set ``(features (n_test, n_inputs), labels (n_test,))``, both given or both ``None``."""
+    if (test_features is None) != (test_labels is None):
+        raise InvalidParameterError("test_labels", "given together with test_features", test_labels)
+    if test_features is None:
+        return None, None
+    features = finite_array("test_features", test_features, ndim=2)
+    labels = class_labels("test_labels", test_labels, n_classes)
+    if features.shape != (labels.size, n_inputs):
+        raise InvalidParameterError(
+            "test_features", f"an (n_test, {n_inputs}) array matching test_labels", features.shape
+        )
+    return features, labels

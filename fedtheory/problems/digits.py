@@ -21,7 +21,7 @@ from scipy.special import log_softmax
 from .._validate import finite_array, generator, integer_array, positive, positive_int
 from ..errors import InvalidParameterError
 from ..oracles import Oracle
-from .base import Problem
+from .base import Problem, class_labels, held_out_set
 
 
 class TanhNetwork(Problem):
@@ -74,7 +74,7 @@ class TanhNetwork(Problem):
         self.hidden = positive_int("hidden", hidden)
         self.n_classes = positive_int("n_classes", n_classes, minimum=2)
         feats = [finite_array(f"client_features[{i}]", a, ndim=2) for i, a in enumerate(client_features)]
-        labs = [self._check_labels(f"client_labels[{i}]", y) for i, y in enumerate(client_labels)]
+        labs = [class_labels(f"client_labels[{i}]", y, self.n_classes) for i, y in enumerate(client_labels)]
         self.n_inputs = feats[0].shape[1]
         for i, (a, y) in enumerate(zip(feats, labs, strict=True)):
             if a.shape != (y.size, self.n_inputs) or y.size == 0:
@@ -91,20 +91,7 @@ class TanhNetwork(Problem):
             self.features[i, : y.size], self.labels[i, : y.size] = a, y
         self._weights = self.mask / self.counts[:, None]
         self.dim = self.hidden * (self.n_inputs + 1) + self.n_classes * (self.hidden + 1)
-        if (test_features is None) != (test_labels is None):
-            raise InvalidParameterError("test_labels", "given together with test_features", test_labels)
-        self.test_features = None if test_features is None else finite_array("test_features", test_features, ndim=2)
-        self.test_labels = None if test_labels is None else self._check_labels("test_labels", test_labels)
-        if self.test_features is not None and self.test_features.shape != (self.test_labels.size, self.n_inputs):
-            raise InvalidParameterError(
-                "test_features", f"an (m_test, {self.n_inputs}) array matching test_labels", self.test_features.shape
-            )
-
-    def _check_labels(self, name: str, labels) -> np.ndarray:
-        y = integer_array(name, labels, minimum=0)
-        if y.ndim != 1 or (y.size and y.max() >= self.n_classes):
-            raise InvalidParameterError(name, f"a 1-d array of labels in 0..{self.n_classes - 1}", y)
-        return y
+        self.test_features, self.test_labels = held_out_set(test_features, test_labels, self.n_inputs, self.n_classes)
 
     # --- parameters -----------------------------------------------------------------------------
     def unpack(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

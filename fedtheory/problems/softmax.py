@@ -26,7 +26,7 @@ from scipy.sparse.linalg import LinearOperator, cg
 
 from .._validate import finite_array, generator, integer_array, positive, positive_int
 from ..errors import InvalidParameterError, ReferenceSolveError
-from .base import Problem
+from .base import Problem, class_labels, held_out_set
 from .digits import ClientMinibatch
 
 
@@ -90,7 +90,7 @@ class SoftmaxRegression(Problem):
         self.n_classes = positive_int("n_classes", n_classes, minimum=2)
         self.l2 = positive("l2", l2, allow_zero=True)
         feats = [finite_array(f"client_features[{i}]", a, ndim=2) for i, a in enumerate(client_features)]
-        labs = [self._check_labels(f"client_labels[{i}]", y) for i, y in enumerate(client_labels)]
+        labs = [class_labels(f"client_labels[{i}]", y, self.n_classes) for i, y in enumerate(client_labels)]
         self.n_inputs = feats[0].shape[1]
         for i, (a, y) in enumerate(zip(feats, labs, strict=True)):
             if a.shape != (y.size, self.n_inputs) or y.size == 0:
@@ -107,20 +107,7 @@ class SoftmaxRegression(Problem):
         self.weights = mask / self.counts[:, None]
         self._onehot = (self.labels[..., None] == np.arange(self.n_classes)) * mask[..., None]
         self.dim = self.n_classes * self.n_inputs
-        if (test_features is None) != (test_labels is None):
-            raise InvalidParameterError("test_labels", "given together with test_features", test_labels)
-        self.test_features = None if test_features is None else finite_array("test_features", test_features, ndim=2)
-        self.test_labels = None if test_labels is None else self._check_labels("test_labels", test_labels)
-        if self.test_features is not None and self.test_features.shape != (self.test_labels.size, self.n_inputs):
-            raise InvalidParameterError(
-                "test_features", f"an (n_test, {self.n_inputs}) array matching test_labels", self.test_features.shape
-            )
-
-    def _check_labels(self, name: str, labels) -> np.ndarray:
-        y = integer_array(name, labels, minimum=0)
-        if y.ndim != 1 or (y.size and y.max() >= self.n_classes):
-            raise InvalidParameterError(name, f"a 1-d array of labels in 0..{self.n_classes - 1}", y)
-        return y
+        self.test_features, self.test_labels = held_out_set(test_features, test_labels, self.n_inputs, self.n_classes)
 
     def weight_matrix(self, x) -> np.ndarray:
         """The ``(..., C, p)`` view of parameters ``x (..., d)``."""
