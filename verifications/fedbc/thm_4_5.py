@@ -559,6 +559,30 @@ def _Ts(run):
     return TS if run.T >= max(TS) else (run.T,)
 
 
+def _rhs_77(Q: dict, T: int, C0) -> float:
+    """The right side of (77) with the run's own Lagrangian decrease over rounds 0..T."""
+    run = Q["run"]
+    dL0T = float((Q["lag"][0] - Q["lag"][T]).mean(-1) @ run.weight)
+    return float(
+        pr.rhs_77(
+            Q["M1"],
+            dL0T,
+            T,
+            Q["M"],
+            Q["lam_max"],
+            Q["eps"],
+            Q["delta"],
+            run.participants,
+            run.q.N,
+            C0,
+            list(run.q.L_i),
+            Q["L"],
+            run.alpha,
+            Q["Gd"],
+        )
+    )
+
+
 @claim(
     "fedbc/eq-77",
     source="Proof of Theorem 4.5, eq. (77)",
@@ -576,25 +600,8 @@ def eq_77(ctx: Context) -> Evidence:
     for name, Q in _exact_runs(ctx):
         run = Q["run"]
         for T in _Ts(run):
-            dL0T = float((Q["lag"][0] - Q["lag"][T]).mean(-1) @ run.weight)
             for form, C0 in Q["C0"].items():
-                b = pr.rhs_77(
-                    Q["M1"],
-                    dL0T,
-                    T,
-                    Q["M"],
-                    Q["lam_max"],
-                    Q["eps"],
-                    Q["delta"],
-                    run.participants,
-                    run.q.N,
-                    C0,
-                    list(run.q.L_i),
-                    Q["L"],
-                    run.alpha,
-                    Q["Gd"],
-                )
-                points.add(_sum_lhs(Q, T) / T, float(b), run=name, T=T, C0=form)
+                points.add(_sum_lhs(Q, T) / T, _rhs_77(Q, T, C0), run=name, T=T, C0=form)
     return points.evidence("<=", rtol=ROUNDING, witness={"step": STEPS["(76)+(64)->(77)"](), "hypotheses": HYP})
 
 
@@ -663,25 +670,8 @@ def eq_90(ctx: Context) -> Evidence:
     for name, Q in _exact_runs(ctx):
         run = Q["run"]
         for T in _Ts(run):
-            dL0T = float((Q["lag"][0] - Q["lag"][T]).mean(-1) @ run.weight)
             for form, C0 in Q["C0"].items():
-                m = pr.rhs_77(
-                    Q["M1"],
-                    dL0T,
-                    T,
-                    Q["M"],
-                    Q["lam_max"],
-                    Q["eps"],
-                    Q["delta"],
-                    run.participants,
-                    run.q.N,
-                    C0,
-                    list(run.q.L_i),
-                    Q["L"],
-                    run.alpha,
-                    Q["Gd"],
-                )
-                points.add(float(m), float(sum(_terms(Q, T, C0).values())), run=name, T=T, C0=form)
+                points.add(_rhs_77(Q, T, C0), float(sum(_terms(Q, T, C0).values())), run=name, T=T, C0=form)
     return points.evidence("<=", rtol=ROUNDING, witness={"step": STEPS["(77)+(89)->(90)"]()})
 
 
