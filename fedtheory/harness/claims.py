@@ -77,6 +77,9 @@ class Evidence:
     search : dict, optional
         The record of an adversarial witness search whose evaluations are among the entries
         (:meth:`fedtheory.harness.points.Points.search`): evaluations, best margin, the domain searched.
+    pep : dict, optional
+        The record of a worst case computed over the whole function class by a performance estimation problem
+        (:func:`fedtheory.pep.verdict.class_evidence`): worst case, bound, solver accuracy, points solved.
 
     Notes
     -----
@@ -95,6 +98,7 @@ class Evidence:
     witness: dict = field(default_factory=dict)
     extended: bool = False
     search: dict | None = None
+    pep: dict | None = None
 
     def __post_init__(self):
         if self.relation not in RELATIONS:

@@ -37,6 +37,8 @@ class Result:
     witness: dict = field(default_factory=dict)
     search: dict | None = None
     """The adversarial witness search's record (evaluations, best margin, domain), for a searched claim."""
+    pep: dict | None = None
+    """The worst case over the function class (performance estimation), for a claim checked that way."""
     seconds: float = 0.0
     seed: int = 0
     profile: str = "quick"
@@ -50,7 +52,7 @@ class Result:
 def versions() -> dict:
     """Versions of the numerical stack that produced a report."""
     out = {"python": platform.python_version()}
-    for pkg in ("fedtheory", "numpy", "scipy", "cvxpy", "clarabel", "sympy"):
+    for pkg in ("fedtheory", "numpy", "scipy", "cvxpy", "clarabel", "sympy", "pepit"):
         try:
             out[pkg] = version(pkg)
         except Exception:  # pragma: no cover - a package missing from the environment
@@ -176,10 +178,19 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
         "summary": summary(results, seconds),
         "counts": counts(results),
         "searched": sum(r.search is not None for r in results),
+        "pep": sum(r.pep is not None for r in results),
         "papers": {key: asdict(PAPERS[key]) if key in PAPERS else None for key in keys},
         "claims": [{**asdict(r), "versions": stack} for r in results],
     }
     return write_text_atomically(path, json.dumps(jsonable(doc), indent=1) + "\n")
+
+
+def _searched(r: Result) -> str:
+    """The search column: witness-search evaluations, and ``PEP xN`` for a worst case over the class at N points."""
+    parts = [str(r.search["evaluations"])] if r.search else []
+    if r.pep:
+        parts.append(f"PEP x{r.pep['points']}")
+    return " + ".join(parts)
 
 
 def _cell(text: str) -> str:
@@ -203,7 +214,7 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
         lines.append(
             f"| `{r.id}` | {r.scope} | {_cell(r.source)} | {fmt(r.worst.get('measured'))} | {_cell(r.relation)} | "
             f"{fmt(r.worst.get('bound'))} | {fmt(r.margin)} | {r.verdict} | {r.expect} | "
-            f"{r.search['evaluations'] if r.search else ''} | {r.seconds:.1f} |"
+            f"{_searched(r)} | {r.seconds:.1f} |"
         )
     lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), ""]
     return write_text_atomically(path, "\n".join(lines))

@@ -95,6 +95,7 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
         worst=jsonable(worst),
         witness=witness,
         search=None if ev.search is None else jsonable(ev.search),
+        pep=None if ev.pep is None else jsonable(ev.pep),
         seconds=time.perf_counter() - start,
     )
 

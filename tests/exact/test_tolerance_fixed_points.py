@@ -123,3 +123,23 @@ def test_gd_rate_and_sgd_stationary_value():
     np.testing.assert_allclose(
         tfp.sgd_stationary_value(mu, lam, beta, sigma), np.sum(h**2 * beta**2 * sigma**2 / (1 - P2))
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4))
+def test_dead_zone_value_is_convex_differentiable_and_zero_on_the_ball(seed, d):
+    rng = np.random.default_rng(seed)
+    a, gamma, b = rng.uniform(0.5, 3, 1), rng.uniform(0.01, 2, 1), rng.normal(size=(1, d))
+    r = np.sqrt(gamma[0])
+    inside = b[0] + r * rng.uniform(0, 1) * (u := rng.normal(size=d)) / np.linalg.norm(u)
+    assert tfp.dead_zone_value(inside, a, b, gamma)[0] == 0.0
+    z, w, t = rng.normal(0, 2, (2, d)), rng.normal(0, 2, d), rng.uniform(0, 1, 9)[:, None]
+    h = lambda p: tfp.dead_zone_value(p, a, b, gamma)[..., 0]  # noqa: E731
+    chord = (1 - t[:, 0]) * h(z[0]) + t[:, 0] * h(z[1])
+    assert np.all(h((1 - t) * z[0] + t * z[1]) <= chord + 1e-12 * (1 + np.abs(chord)))  # convex along a segment
+    dist = np.linalg.norm(w - b[0])
+    grad = a[0] * max(dist - r, 0.0) * (w - b[0]) / dist  # the gradient of (a/2)(||w - b|| - r)_+^2
+    eps, e = 1e-6, np.eye(d)
+    fd = (h(w + eps * e) - h(w - eps * e)) / (2 * eps)
+    np.testing.assert_allclose(fd, grad, atol=1e-6 * (1 + np.abs(grad).max()))
+    assert h(b[0] + 1.5 * r * e[0]) > 0.0  # negative control: the value is not zero off the ball
