@@ -1,5 +1,5 @@
 """Personalised federated methods, vectorised over replicas and clients, one round per call: Per-FedAvg (first
-order), pFedMe, the personalised primal-dual method (first-order meta-steps on the multiplier-weighted local
+order), pFedMe, Ditto, the personalised primal-dual method (first-order meta-steps on the multiplier-weighted local
 Lagrangian), and the one-step fine-tune used to personalise a model.
 
 Sampling and server weights are those of :mod:`fedtheory.algorithms.client_server` (uniform without replacement per
@@ -10,6 +10,9 @@ replica, data-size or equal weights); arrays are ``(S, N, d)``.
 * pFedMe (T Dinh, Tran, Nguyen 2020): ``R`` local rounds from the server model, each ``theta = argmin_theta f_i(theta)
   + (mu/2)||theta - w||^2`` (``K`` inner gradient steps from ``w`` with step ``inner_lr``, or the closed form on
   quadratics), then ``w <- w - eta mu (w - theta)``; the server takes ``(1 - server_beta) x + server_beta`` (mean).
+* Ditto (Li, Hu, Beirami, Smith 2021, Algorithm 1): the global model ``w`` follows FedAvg (``K`` local steps of
+  step ``lr`` from ``w^t``, the weighted mean of the sampled clients); each sampled client also takes ``s`` steps ``v
+  <- v - eta (g(v) + lam (v - w^t))`` on its personal model ``v`` (kept across rounds; ``lam >= 0`` a constant).
 * Personalised primal-dual: from the server model ``z`` (cold start), ``K`` outer steps, each ``J`` inner steps ``v
   <- v - alpha (g(v) + 2 lam (v - z))`` from ``w`` followed by ``w <- w - beta g(v)``; then the projected dual step
   ``lam <- clip(lam + alpha_lam (||x - z||^2 - gamma), lam_box)`` and the multiplier-weighted server step of
@@ -24,10 +27,11 @@ import numpy as np
 
 from .._validate import generator, positive, positive_int
 from ..errors import InvalidParameterError
-from ..oracles import Oracle, check_oracle
+from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
 from . import primal_dual as pd
 from .client_server import ClientServerParams, aggregate
+from .client_server import local_steps as cs_local_steps
 
 
 @dataclass(frozen=True)
@@ -178,3 +182,66 @@ def personalized_primal_dual_round(
     gamma = np.where(mask, state.gamma + params.eta_gamma * state.lam, state.gamma)
     z_new = pd.server_step(x, lam_new, mask, state.t + 1, name="personalised primal-dual")
     return pd.PrimalDualState(z_new, x, lam_new, gamma, state.t + 1, mask)
+
+
+@dataclass(frozen=True)
+class DittoParams:
+    """Personal step ``eta > 0``, regularisation ``lam >= 0`` (a constant), ``s`` personal steps per round, the
+    global model's FedAvg local step ``lr`` and ``K`` local steps, ``N`` clients, ``participants``, ``sizes``
+    (``None``: equal server weights)."""
+
+    eta: float
+    lam: float
+    s: int
+    lr: float
+    K: int
+    N: int
+    participants: int
+    sizes: tuple[float, ...] | None = None
+
+    def __post_init__(self):
+        positive("eta", self.eta)
+        positive("lam", self.lam, allow_zero=True)
+        positive_int("s", self.s)
+        ClientServerParams(self.lr, self.K, self.N, self.participants, self.sizes)  # the shared checks
+
+
+@dataclass
+class DittoState:
+    """Global models ``w`` ``(S, d)``, personal models ``v`` ``(S, N, d)``, the round ``t`` and the clients sampled
+    in the last round ``sampled`` ``(S, N)``."""
+
+    w: np.ndarray
+    v: np.ndarray
+    t: int = 0
+    sampled: np.ndarray | None = None
+
+
+def ditto_init(w0, N: int, *, S: int = 1, dim: int | None = None) -> DittoState:
+    """Global and personal models all start at ``w0``."""
+    N, S = positive_int("N", N), positive_int("S", S)
+    w0 = np.asarray(w0, dtype=float)
+    w = check_replicated("w0", w0, dim if dim is not None else w0.shape[-1], S)
+    return DittoState(w, np.broadcast_to(w[:, None, :], (S, N, w.shape[-1])).copy())
+
+
+def ditto_personal_steps(v, w, oracle: Oracle, eta: float, lam: float, s: int, rng) -> np.ndarray:
+    """``s`` steps ``v <- v - eta (g(v) + lam (v - w))`` from ``v`` ``(S, N, d)`` towards ``w`` ``(S, d)``."""
+    v, ww = np.array(v, dtype=float), w[:, None, :]
+    for _ in range(s):
+        v = v - eta * (oracle(v, rng) + lam * (v - ww))
+    return v
+
+
+def ditto_round(state: DittoState, oracle: Oracle, params: DittoParams, rng) -> DittoState:
+    """One Ditto round (module docstring): the personal steps of the sampled clients, then the global model's local
+    steps and the server mean; clients not sampled keep their personal models."""
+    N = state.v.shape[1]
+    if N != params.N:
+        raise InvalidParameterError("params", f"N = {N} clients as in the state", params.N)
+    oracle, rng, mask, w0 = _start(state.w, N, params.participants, oracle, rng)
+    v = ditto_personal_steps(state.v, state.w, oracle, params.eta, params.lam, params.s, rng)
+    v = np.where(mask[..., None], v, state.v)
+    weights = ClientServerParams(params.lr, params.K, N, params.participants, params.sizes).weights
+    w = aggregate(cs_local_steps(w0, oracle, params.lr, params.K, rng), mask, weights)
+    return DittoState(w, v, state.t + 1, mask)

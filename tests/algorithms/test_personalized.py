@@ -1,5 +1,7 @@
 """Personalised methods: Per-FedAvg with alpha = 0 is local SGD (FedAvg), pFedMe's inner steps converge to the
-closed-form prox, the personalised primal-dual round by hand, one-step fine-tuning, bad input."""
+closed-form prox, the personalised primal-dual round by hand, one-step fine-tuning, Ditto (by hand, its global model
+is FedAvg, lambda = 0 is local GD, a large lambda pins the personal models to the global one, its personal step is the
+primal-dual local step at lambda/2), bad input."""
 
 import numpy as np
 import pytest
@@ -117,3 +119,84 @@ def test_bad_input_names_the_parameter():
         ps.PersonalizedPrimalDualParams(0.1, 0.1, 0.1, 1, 1, 3, 5)
     with pytest.raises(InvalidParameterError, match="lr"):
         ps.fine_tune(np.zeros((1, 3)), ExactGradient(quad(np.random.default_rng(0), 3)), 0.0, None)
+
+
+# Ditto (Algorithm 1 of Li, Hu, Beirami, Smith 2021)
+def ditto_params(**kw):
+    base = dict(eta=0.05, lam=1.0, s=2, lr=0.05, K=3, N=4, participants=4)
+    return ps.DittoParams(**{**base, **kw})
+
+
+def test_ditto_round_by_hand():
+    rng = np.random.default_rng(8)
+    problem = quad(rng, 4)
+    state = ps.DittoState(rng.normal(size=(1, 3)), rng.normal(size=(1, 4, 3)))
+    new = ps.ditto_round(state, ExactGradient(problem), ditto_params(), None)
+    w, v = state.w[0], state.v[0]
+    for _ in range(2):
+        v = v - 0.05 * (problem.client_grad(v) + 1.0 * (v - w))
+    u = np.broadcast_to(w, (4, 3))
+    for _ in range(3):
+        u = u - 0.05 * problem.client_grad(u)
+    assert np.allclose(new.v[0], v, atol=1e-13)
+    assert np.allclose(new.w[0], u.mean(axis=0), atol=1e-13)
+    assert new.t == 1 and new.sampled.all()
+
+
+@settings(max_examples=20)
+@given(N=st.integers(2, 5), K=st.integers(1, 4), n=st.integers(1, 5), seed=seeds)
+def test_ditto_global_model_is_fedavg_and_unsampled_keep_personal(N, K, n, seed):
+    rng = np.random.default_rng(seed)
+    oracle, n = ExactGradient(quad(rng, N)), min(n, N)
+    state = ps.ditto_init(rng.normal(size=(3, 3)), N, S=3)
+    state.v = state.v + rng.normal(size=state.v.shape)
+    params = ditto_params(N=N, K=K, participants=n)
+    new = ps.ditto_round(state, oracle, params, np.random.default_rng(seed))
+    ref = cs.fedavg_round(state.w, oracle, cs.ClientServerParams(0.05, K, N, n), np.random.default_rng(seed))
+    assert np.allclose(new.w, ref, atol=1e-12)
+    assert np.array_equal(new.v[~new.sampled], state.v[~new.sampled])
+    assert new.sampled.sum(axis=1).tolist() == [n] * 3
+
+
+@settings(max_examples=20)
+@given(s=st.integers(1, 5), seed=seeds)
+def test_ditto_lam_zero_is_local_gd_and_large_lam_pins_personal_to_global(s, seed):
+    rng = np.random.default_rng(seed)
+    problem = quad(rng, 3)
+    oracle, state = ExactGradient(problem), ps.ditto_init(rng.normal(size=3), 3)
+    state.v = state.v + rng.normal(size=state.v.shape)
+    local = ps.ditto_round(state, oracle, ditto_params(lam=0.0, s=s, N=3, participants=3), None)
+    v = state.v[0]
+    for _ in range(s):
+        v = v - 0.05 * problem.client_grad(v)
+    assert np.allclose(local.v[0], v, atol=1e-12)
+    big = 1e9
+    pinned = ps.ditto_round(
+        state, oracle, ditto_params(eta=1 / (problem.L + big), lam=big, s=s, N=3, participants=3), None
+    )
+    assert np.abs(pinned.v[0] - state.w[0]).max() < 1e-6 * (1 + np.abs(state.v).max())
+
+
+def test_ditto_personal_step_is_the_primal_dual_local_step_at_half_lambda():
+    rng = np.random.default_rng(9)
+    problem = quad(rng, 3)
+    oracle, state = ExactGradient(problem), ps.ditto_init(rng.normal(size=(2, 3)), 3, S=2)
+    state.v = state.v + rng.normal(size=state.v.shape)
+    new = ps.ditto_round(state, oracle, ditto_params(lam=3.0, s=4, N=3, participants=3), None)
+    same = pd.local_steps(state.v, state.w, np.full((2, 3), 1.5), oracle, 0.05, 4, None)
+    assert np.allclose(new.v, same, atol=1e-13)
+    assert not np.allclose(new.v, pd.local_steps(state.v, state.w, np.full((2, 3), 3.0), oracle, 0.05, 4, None))
+
+
+def test_ditto_bad_input_names_the_parameter():
+    with pytest.raises(InvalidParameterError, match="lam"):
+        ditto_params(lam=-1.0)
+    with pytest.raises(InvalidParameterError, match="s"):
+        ditto_params(s=0)
+    with pytest.raises(InvalidParameterError, match="eta"):
+        ditto_params(eta=0.0)
+    with pytest.raises(InvalidParameterError, match="participants"):
+        ditto_params(participants=7)
+    state = ps.ditto_init(np.zeros(3), 3)
+    with pytest.raises(InvalidParameterError, match="params"):
+        ps.ditto_round(state, ExactGradient(quad(np.random.default_rng(0), 3)), ditto_params(), None)

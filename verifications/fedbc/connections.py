@@ -9,10 +9,7 @@ from w^t, the same step size as FedBC's beta), run with :mod:`fedtheory.algorith
 with each other share the sampling seed. The discrepancy of two runs is max_t |z_A^t - z_B^t| / max |z| over the
 rounds and coordinates.
 
-Not checked: "for gamma_i = 0 and without device sampling, the algorithm would become a version of FedPD" (FedPD is
-not defined in the paper, and "a version of" names no update to compare), and "(Li et al., 2021b) similarly
-mandates constant Lagrange multipliers and K_i = 1" (a statement about Ditto's own algorithm): no claim is
-registered for either.
+The FedPD and Ditto sentences of the same paragraph are checked in :mod:`.connections_external`.
 """
 
 from __future__ import annotations
