@@ -22,7 +22,7 @@ from ._validate import integer_array, positive
 from .errors import InvalidParameterError
 
 
-def _prox_parameter(t) -> float:
+def prox_parameter(t) -> float:
     """The prox step ``t`` as a float after checking it is finite and > 0."""
     if isinstance(t, bool) or not isinstance(t, numbers.Real) or not np.isfinite(float(t)) or t <= 0:
         raise InvalidParameterError("t", "a finite prox step t > 0 (the prox of t psi)", t)
@@ -60,7 +60,7 @@ class Regularizer:
 
     def check_prox(self, v, t, *, tol: float = 1e-8) -> np.ndarray:
         """True where ``p = prox(v, t)`` satisfies ``(v - p)/t in partial psi(p)`` (needs ``t > 0``)."""
-        t = _prox_parameter(t)
+        t = prox_parameter(t)
         p = self.prox(v, t)
         return self.in_subdifferential(p, (np.asarray(v, dtype=float) - p) / t, tol=tol)
 
@@ -75,7 +75,7 @@ class L1(Regularizer):
         return self.lam * np.sum(np.abs(x), axis=-1)
 
     def prox(self, v, t) -> np.ndarray:
-        return soft_threshold(v, _prox_parameter(t) * self.lam)
+        return soft_threshold(v, prox_parameter(t) * self.lam)
 
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
         p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
@@ -94,7 +94,7 @@ class SquaredL2(Regularizer):
         return 0.5 * self.lam * np.sum(np.square(x), axis=-1)
 
     def prox(self, v, t) -> np.ndarray:
-        return np.asarray(v, dtype=float) / (1.0 + _prox_parameter(t) * self.lam)
+        return np.asarray(v, dtype=float) / (1.0 + prox_parameter(t) * self.lam)
 
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
         p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
@@ -113,7 +113,7 @@ class ElasticNet(Regularizer):
         return self._lasso.value(x) + self._ridge.value(x)
 
     def prox(self, v, t) -> np.ndarray:
-        t = _prox_parameter(t)
+        t = prox_parameter(t)
         return self._ridge.prox(self._lasso.prox(v, t), t)
 
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
@@ -138,7 +138,7 @@ class NuclearNorm(Regularizer):
         return self.lam * np.sum(np.linalg.svd(self._matrices(x, "x"), compute_uv=False), axis=-1)
 
     def prox(self, v, t) -> np.ndarray:
-        t = _prox_parameter(t)
+        t = prox_parameter(t)
         U, s, Vt = np.linalg.svd(self._matrices(v, "v"), full_matrices=False)
         return (U * np.maximum(s - t * self.lam, 0.0)[..., None, :]) @ Vt
 
@@ -172,7 +172,7 @@ class _Indicator(Regularizer):
         return np.where(self.contains(x), 0.0, np.inf)
 
     def prox(self, v, t) -> np.ndarray:
-        _prox_parameter(t)
+        prox_parameter(t)
         return self.project(np.asarray(v, dtype=float))
 
 

@@ -79,7 +79,7 @@ class Evidence:
         (:meth:`fedtheory.harness.points.Points.search`): evaluations, best margin, the domain searched.
     pep : dict, optional
         The record of a worst case computed over the whole function class by a performance estimation problem
-        (:func:`fedtheory.pep.verdict.class_evidence`): worst case, bound, solver accuracy, points solved.
+        (:func:`fedtheory.harness.pep.class_evidence`): worst case, bound, solver accuracy, points solved.
 
     Notes
     -----

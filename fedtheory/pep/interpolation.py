@@ -20,7 +20,7 @@ from scipy import sparse
 from ..errors import InvalidParameterError
 from ..problems.base import Problem
 from ..reference import SOLVER_OPTIONS
-from ..regularizers import Regularizer, _prox_parameter
+from ..regularizers import Regularizer, prox_parameter
 from .solve import SOLVER, FunctionData
 
 
@@ -185,7 +185,7 @@ class InterpolatedRegularizer(Regularizer):
         return self.function.value(x)
 
     def prox(self, v, t) -> np.ndarray:
-        return self.function.prox(v, _prox_parameter(t))
+        return self.function.prox(v, prox_parameter(t))
 
     def in_subdifferential(self, p, g, *, tol: float = 1e-8) -> np.ndarray:
         """``g in partial psi(p)`` iff ``prox_psi(p + g) = p``."""
