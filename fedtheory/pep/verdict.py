@@ -1,11 +1,12 @@
 """Evidence from worst cases over a function class.
 
 At each grid point the performance estimation problem gives ``w``, an upper bound on the metric over the whole
-class certified up to the solver's accuracy ``a``. The true worst case lies in ``[lo, w + a]``: where ``w + a``
-exceeds the printed bound, the worst instance is interpolated and fedtheory's own implementation is run on it
-(the replay), and ``lo`` is the replayed metric, attained by a concrete function of the class; elsewhere ``lo =
-w - a``. The harness then says ``holds`` when every ``w + a`` is below its bound, ``fails`` only when a replayed
-instance exceeds it, and ``inconclusive`` in between.
+class certified up to the solver's accuracy ``a``; the evidence's interval is ``[lo, w]`` and its tolerance ``a``
+(the largest over the grid). Where ``w`` exceeds the printed bound by more than ``a``, the worst instance is
+interpolated and fedtheory's own implementation is run on it (the replay), and ``lo`` is the replayed metric,
+attained by a concrete function of the class; elsewhere ``lo = w - a``. The harness then says ``holds`` when every
+worst case is within ``a`` of its bound or below (it holds over the whole class at that point), ``fails`` only when a
+replayed instance exceeds the bound by more than ``a``, and ``inconclusive`` in between.
 """
 
 from __future__ import annotations
@@ -37,16 +38,17 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
     solved = [worst_case(formulation, **p) for p in grid]
     w = np.array([s.value for s in solved])
     acc = np.array([s.accuracy for s in solved])
+    tol = float(acc.max())
     lo = w - acc
     replayed = {}
-    for i in np.flatnonzero(w + acc > bounds):
-        lo[i] = min(replay(solved[i], **grid[i]), w[i] + acc[i])
+    for i in np.flatnonzero(w > bounds + tol):
+        lo[i] = min(replay(solved[i], **grid[i]), w[i])
         replayed[i] = lo[i]
-    i = int(np.argmax((w + acc) / np.where(bounds > 0, bounds, 1.0)))
+    i = int(np.argmax(w / np.where(bounds > 0, bounds, 1.0)))
     record = {
         "worst_case": float(w[i]),
         "bound": float(bounds[i]),
-        "accuracy": float(acc.max()),
+        "accuracy": tol,
         "points": len(grid),
         "evaluations": int(sum(s.evaluations for s in solved)),
         "replayed": len(replayed),
@@ -62,7 +64,8 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
         measured=w,
         bound=bounds,
         relation="<=",
-        interval=(lo, w + acc),
+        interval=(lo, w),
+        atol=tol,
         grid={k: np.array([p.get(k) for p in grid], dtype=object) for k in names},
         witness={**(witness or {}), **details},
         pep=record,

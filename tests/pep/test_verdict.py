@@ -5,9 +5,9 @@ import json
 import pytest
 
 from fedtheory.harness.claims import judge
+from fedtheory.harness.pep import class_evidence
 from fedtheory.pep import local_methods as lm
 from fedtheory.pep.solve import worst_case
-from fedtheory.harness.pep import class_evidence
 
 GRID = [dict(M=2, K=1, R=2, eta=0.5, mu=0.1, L=1.0, zeta2=1.0), dict(M=2, K=2, R=2, eta=0.5, mu=0.1, L=1.0, zeta2=1.0)]
 
@@ -29,10 +29,18 @@ def test_a_bound_below_the_worst_case_fails_on_a_replayed_instance():
     assert ev.witness["replayed"] > 0.99 * ev.witness["pep_worst"]  # a concrete instance of the class breaks it
 
 
-def test_a_bound_inside_the_replay_gap_is_inconclusive():
+def test_a_worst_case_within_the_accuracy_of_its_bound_holds():
     w = worst_case(lm.fedavg_distance, **GRID[0])
-    ev = class_evidence(lm.fedavg_distance, lm.replay_fedavg_distance, GRID[:1], bound=[w.value + 0.5 * w.accuracy])
-    assert judge(ev).verdict in {"holds", "inconclusive"}  # within the solver's accuracy: never "fails"
+    ev = class_evidence(lm.fedavg_distance, lm.replay_fedavg_distance, GRID[:1], bound=[w.value - 0.5 * w.accuracy])
+    assert judge(ev).verdict == "holds" and ev.pep["replayed"] == 0
+
+
+def test_a_bound_between_the_replay_and_the_worst_case_is_inconclusive():
+    w = worst_case(lm.fedavg_distance, **GRID[1])
+    replayed = lm.replay_fedavg_distance(w, **GRID[1])
+    assert replayed < w.value - 10 * w.accuracy  # this instance's replay gap is wider than the accuracy
+    ev = class_evidence(lm.fedavg_distance, lm.replay_fedavg_distance, GRID[1:], bound=[(replayed + w.value) / 2])
+    assert judge(ev).verdict == "inconclusive"
 
 
 def test_empty_grid_is_refused():
