@@ -17,6 +17,13 @@ from ..pep.solve import worst_case
 from .claims import Evidence
 
 
+def _column(values: list) -> np.ndarray:
+    """One grid column as a 1-D object array; a tuple parameter (a mixing matrix, multipliers) is shown as text."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = [str(v) if isinstance(v, tuple) else v for v in values]
+    return out
+
+
 def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dict | None = None) -> Evidence:
     """``worst case <= bound`` at every parameter point of ``grid`` (each a dict of ``formulation``'s parameters).
 
@@ -66,7 +73,7 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
         relation="<=",
         interval=(lo, w),
         atol=tol,
-        grid={k: np.array([p.get(k) for p in grid], dtype=object) for k in names},
+        grid={k: _column([p.get(k) for p in grid]) for k in names},
         witness={**(witness or {}), **details},
         pep=record,
     )
