@@ -64,6 +64,10 @@ class ReferenceSolveError(FedtheoryError):
     """A reference solve did not produce a certified optimum."""
 
 
+class ReportReadError(FedtheoryError, ValueError):
+    """A file that cannot be read as a ``verify.json`` report (missing, unreadable, not JSON, not a report)."""
+
+
 class UnknownClaimError(FedtheoryError, KeyError):
     """A claim id or paper key that is not registered."""
 

@@ -1,7 +1,8 @@
-"""The ``fedtheory`` command: ``list``, ``verify``, ``show``, ``figures``.
+"""The ``fedtheory`` command: ``list``, ``verify``, ``show``, ``figures``, ``diff``.
 
-Exit status: 0 when every verdict is the recorded one, 1 when some verdict differs (or a claim errs), 2 for a user
-error (one line on stderr, no traceback), 130 after Ctrl-C and 143 after SIGTERM (finished claims are kept).
+Exit status: 0 when every verdict is the recorded one, 1 when some verdict differs (or a claim errs; for ``diff``:
+when a claim changed verdict between the two reports), 2 for a user error (one line on stderr, no traceback), 130
+after Ctrl-C and 143 after SIGTERM (finished claims are kept).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
-from . import report
+from . import diff, report
 from .claims import LOAD_ERRORS, PAPERS, PROFILES, SCOPES, figure_file, select
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
@@ -47,6 +48,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def _tolerance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
     return value
 
 
@@ -87,6 +98,22 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("targets", nargs="*", help="paper keys or claim ids (default: all)")
     f.add_argument("--profile", choices=PROFILES, default="full")
     f.add_argument("--out", default="figures", metavar="DIR", help="figure folder (default ./figures)")
+    d = sub.add_parser(
+        "diff",
+        help="compare two verify.json reports claim by claim",
+        description="Claims that appeared, disappeared, changed verdict, scope or expected verdict, or whose margin "
+        "moved beyond --margin-tol. Exit status 1 when a verdict changed, 0 otherwise.",
+    )
+    d.add_argument("old", metavar="OLD", help="the earlier verify.json")
+    d.add_argument("new", metavar="NEW", help="the later verify.json")
+    d.add_argument(
+        "--margin-tol",
+        type=_tolerance,
+        default=diff.DEFAULT_MARGIN_TOL,
+        metavar="TOL",
+        help=f"relative tolerance on margins (default {diff.DEFAULT_MARGIN_TOL:g}; 0 reports any change)",
+    )
+    d.add_argument("--json", action="store_true", help="print the diff as JSON")
     return p
 
 
@@ -298,7 +325,21 @@ def _figures(args, out: Console, err: Console) -> int:
     return 1 if failed else 0
 
 
-_COMMANDS = {"list": _list, "verify": _verify, "show": _show, "figures": _figures}
+def _diff(args, out: Console, err: Console) -> int:
+    result = diff.diff_reports(
+        diff.read_report(args.old, name="OLD"), diff.read_report(args.new, name="NEW"), margin_tol=args.margin_tol
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        out.print(result.header(), highlight=False, markup=False, soft_wrap=True)
+        if not result.empty:
+            out.print(result.table())
+        out.print(result.summary(), highlight=False, markup=False, soft_wrap=True)
+    return 1 if result.verdict_changed else 0
+
+
+_COMMANDS = {"list": _list, "verify": _verify, "show": _show, "figures": _figures, "diff": _diff}
 
 
 def console_main() -> None:
