@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ClaimPluginWarning, InvalidEvidenceError, InvalidParameterError, UnknownClaimError
+from . import display
 
 VERDICTS = ("holds", "fails", "inconclusive")
 ID_PATTERN = re.compile(r"[A-Za-z0-9][\w.\-]*/[A-Za-z0-9][\w.\-]*(:[\w.\-]+)*")
@@ -108,6 +109,13 @@ class Evidence:
             if not np.isnan(value) and value < 0:  # NaN is judged, not refused: the claim's verdict becomes ``error``
                 raise InvalidParameterError(name, "a tolerance >= 0", value)
 
+    def summary(self) -> str:
+        """A readable summary with the judged outcome: verdict, margin, worst entry, interval, witness keys."""
+        return display.evidence_text(self, judge)
+
+    def _repr_html_(self) -> str:
+        return display.evidence_html(self, judge)
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -165,8 +173,8 @@ def _check_judgeable(ev: Evidence, m: np.ndarray, b: np.ndarray) -> None:
     for name, arr in (("measured", m), ("bound", b)):
         if arr.dtype == object:  # exact values (Fraction) are finite
             continue
-        bad = np.isnan(arr) if ev.extended else ~np.isfinite(arr)
-        if bad.any():
+        if np.isnan(arr).any() if ev.extended else not np.isfinite(arr).all():  # reductions: no full-size mask
+            bad = np.isnan(arr) if ev.extended else ~np.isfinite(arr)
             where = np.flatnonzero(bad.ravel())
             what = "NaN" if ev.extended else "not finite"
             hint = "" if ev.extended else "; infinities that are exact values need Evidence(extended=True)"
@@ -217,12 +225,22 @@ def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
     shape = np.broadcast_shapes(m.shape, b.shape)
     m, b = np.broadcast_arrays(np.atleast_1d(m), np.atleast_1d(b))
     m, b = m.ravel(), b.ravel()
-    tol = ev.atol + (ev.rtol * np.abs(b.astype(float)) if ev.rtol else 0.0)  # no 0 * inf for infinite bounds
+    # Float evidence is never copied or converted (grids reach millions of entries, and every full-size temporary
+    # costs its page faults): mf, bf are views of it, and the temporaries below are updated in place. Only exact
+    # (object) evidence is compared as objects, in rel.
+    mf, bf = m.astype(float, copy=False), b.astype(float, copy=False)
+    if ev.rtol:  # no 0 * inf for infinite bounds
+        tol = np.abs(bf)
+        tol *= ev.rtol
+        tol += ev.atol
+    else:
+        tol = ev.atol + 0.0
     if ev.interval is not None:
         lo, hi = (np.broadcast_to(np.asarray(v, dtype=float), m.shape).ravel() for v in ev.interval)
     else:
         lo = hi = None
     exact = m.dtype == object or b.dtype == object
+    upper = ev.relation in ("<=", "<")
 
     def rel(x, y, t):
         """Elementwise test of ``x relation y`` with tolerance ``t`` (exact when both are exact)."""
@@ -241,18 +259,14 @@ def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
         ok = np.asarray(rel(m, b, tol), dtype=bool)
         failed, unsure = ~ok, np.zeros_like(ok)
     elif ev.relation == "==":
-        bf = b.astype(float)
         ok = (lo - tol <= bf) & (bf <= hi + tol)
         failed, unsure = ~ok, np.zeros_like(ok)
     else:
-        bf = b.astype(float)
-        upper = ev.relation in ("<=", "<")
         conservative, optimistic = (hi, lo) if upper else (lo, hi)
         ok = np.asarray(rel(conservative, bf, tol), dtype=bool)
         failed = ~np.asarray(rel(optimistic, bf, tol), dtype=bool)
         unsure = ~ok & ~failed
 
-    mf, bf = m.astype(float), b.astype(float)
     if ev.relation == "==":
         # Deviation as a fraction of what is allowed (tolerance plus interval half-width).
         half = 0.0 if lo is None else (hi - lo) / 2
@@ -261,12 +275,14 @@ def _judge(ev: Evidence, m: np.ndarray, b: np.ndarray) -> Outcome:
         used = np.where(allowed > 0, dev / np.where(allowed > 0, allowed, 1.0), np.where(dev > 0, np.inf, 0.0))
         slack = -used
     else:
-        probe = mf if lo is None else (hi if ev.relation in ("<=", "<") else lo)
-        scale = np.where(bf != 0, np.abs(bf), 1.0)
-        slack = (bf - probe) / scale if ev.relation in ("<=", "<") else (probe - bf) / scale
-    slack = np.where(np.isnan(slack), -np.inf, slack)  # inf - inf: undecidable by slack, count it as worst
-    pool = failed if failed.any() else unsure if unsure.any() else np.ones_like(ok)
-    worst = int(np.flatnonzero(pool)[np.argmin(slack[pool])])
+        probe = mf if lo is None else (hi if upper else lo)
+        scale = np.abs(bf)
+        scale[scale == 0] = 1.0
+        slack = bf - probe if upper else probe - bf
+        slack /= scale
+    slack[np.isnan(slack)] = -np.inf  # inf - inf: undecidable by slack, count it as worst
+    pool = failed if failed.any() else unsure if unsure.any() else None
+    worst = int(np.argmin(slack) if pool is None else np.flatnonzero(pool)[np.argmin(slack[pool])])
     verdict = "fails" if failed.any() else "inconclusive" if unsure.any() else "holds"
     if ev.relation == "==":
         margin = float(used[worst]) if np.isfinite(used[worst]) and np.any(allowed > 0) else None

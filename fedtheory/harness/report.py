@@ -16,6 +16,7 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
+from . import display
 from .claims import PAPERS, SCOPES
 
 
@@ -47,6 +48,13 @@ class Result:
     @property
     def as_expected(self) -> bool:
         return self.verdict == self.expect
+
+    def summary(self) -> str:
+        """A readable summary: verdict, scope, statement, worst entry, margin, interval, witness, search record."""
+        return display.result_text(self)
+
+    def _repr_html_(self) -> str:
+        return display.result_html(self)
 
 
 def versions() -> dict:
