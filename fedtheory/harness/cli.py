@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
-from . import diff, report
+from . import diff, html_report, report
 from .claims import LOAD_ERRORS, PAPERS, PROFILES, SCOPES, figure_file, select
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
@@ -231,8 +231,16 @@ def _verify(args, out: Console, err: Console) -> int:
             out.print(f"[bold red]{escape(r.id)} raised:[/] {escape(r.error.splitlines()[0])}", highlight=False)
     report.write_json(results, json_path, profile=args.profile, seconds=seconds)
     md_path = report.write_markdown(results, report_dir / "verify.md", profile=args.profile, seconds=seconds)
+    # Figures drawn by this run, else the stored ones in ./figures (each captioned with its path).
+    html_path = html_report.write_html(
+        results,
+        report_dir / "verify.html",
+        profile=args.profile,
+        seconds=seconds,
+        figures_dir=figures or Path("figures"),
+    )
     out.print(report.summary(results, seconds), highlight=False)
-    out.print(f"reports: {json_path}, {md_path}", highlight=False)
+    out.print(f"reports: {json_path}, {md_path}, {html_path}", highlight=False)
     return 0 if all(r.as_expected for r in results) else 1
 
 

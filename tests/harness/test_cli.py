@@ -35,7 +35,7 @@ def test_bad_jobs_is_one_line():
     assert out.returncode == 2 and "jobs" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_verify_writes_both_reports(tmp_path, capsys):
+def test_verify_writes_the_three_reports(tmp_path, capsys):
     code = main(["verify", FAST, "--report-dir", str(tmp_path)])
     assert code == 0
     doc = json.loads((tmp_path / "verify.json").read_text())
@@ -58,6 +58,7 @@ def test_verify_writes_both_reports(tmp_path, capsys):
     assert {"numpy", "cvxpy", "solver"} <= set(entry["versions"])
     assert entry["versions"] == doc["versions"]
     assert FAST in (tmp_path / "verify.md").read_text()
+    assert FAST in (tmp_path / "verify.html").read_text()
     assert "1 claims, 0 fail as printed. By scope: printed 1 (1 holds); all as expected" in capsys.readouterr().out
 
 
