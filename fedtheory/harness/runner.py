@@ -24,6 +24,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from threadpoolctl import threadpool_limits
 
 from ..errors import InvalidEvidenceError
 from .claims import Claim, Context, judge, load_claims, seed_for
@@ -119,8 +120,16 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Read by BLAS and OpenMP libraries when they load: a worker sets them for the libraries it loads later."""
+
+
 def _worker_init() -> None:
-    """Workers ignore Ctrl-C (the parent stops them) and die with their parent (Linux: PR_SET_PDEATHSIG)."""
+    """Workers ignore Ctrl-C (the parent stops them), die with their parent (Linux: PR_SET_PDEATHSIG) and use one
+    BLAS (and OpenMP) thread each, so that ``jobs`` workers never oversubscribe the cores (a matrix product was
+    seen 100x slower with every worker running as many BLAS threads as there are cores)."""
+    os.environ.update(dict.fromkeys(BLAS_THREADS_VARIABLES, "1"))  # libraries loaded from now on
+    threadpool_limits(limits=1)  # those already loaded (the worker is forked from the parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):

@@ -7,7 +7,7 @@ from fedtheory.algorithms import fedac, fedavg
 from fedtheory.errors import InvalidParameterError
 from fedtheory.oracles import Minibatch
 from fedtheory.problems import LogisticRegression, logistic_data
-from fedtheory.sweeps.fedac import run_sweep
+from fedtheory.sweeps.fedac import _fedac_coefficients, run_sweep
 
 
 def _problem():
@@ -45,3 +45,37 @@ def test_sweep_validation():
         run_sweep(p, 0.0, "adam", M=2, K=2, T=4, etas=[0.1], seeds=1, rng=np.random.default_rng(0))
     with pytest.raises(InvalidParameterError, match="T"):
         run_sweep(p, 0.0, "fedavg", M=2, K=3, T=4, etas=[0.1], seeds=1, rng=np.random.default_rng(0))
+
+
+def _materialised(p, algorithm, M, K, T, etas, seeds, rng):
+    """The minibatch baselines as M K one-row clients taking one step per round (the sweep's former layout), the
+    suboptimality after every round."""
+    S, d, R = len(etas) * seeds, p.dim, T // K
+    eta = np.repeat(etas, seeds)[:, None, None]
+    oracle = Minibatch(p, 1)
+    x, x_ag = np.zeros((S, d)), np.zeros((S, d))
+    if algorithm == "mb-ac-sgd":
+        a, b, gamma = (c[:, None, None] for c in _fedac_coefficients("vanilla", np.repeat(etas, seeds), p.l2, 1))
+    gaps = [p.value(x)]
+    for _ in range(R):
+        cx = np.broadcast_to(x[:, None, :], (S, M * K, d))
+        if algorithm == "mb-ac-sgd":
+            md = b * cx + (1 - b) * np.broadcast_to(x_ag[:, None, :], (S, M * K, d))
+            g = oracle(md, rng)
+            x, x_ag = ((1 - a) * cx + a * md - gamma * g).mean(axis=1), (md - eta * g).mean(axis=1)
+        else:
+            x = (cx - eta * oracle(cx, rng)).mean(axis=1)
+        gaps.append(p.value(x_ag if algorithm == "mb-ac-sgd" else x))
+    return np.stack(gaps, axis=-1).reshape(len(etas), seeds, R + 1)
+
+
+@pytest.mark.parametrize("algorithm", ["mb-sgd", "mb-ac-sgd"])
+def test_minibatch_baselines_equal_their_materialised_clients(algorithm):
+    # One row with a batch of M K rows draws the indices that M K one-row clients draw, in the same order, and the
+    # update is linear in the gradient: same seed, same iterates (to rounding), at a fraction of the memory.
+    p, etas = _problem(), [0.05, 0.3]
+    M, K, T, seeds = 3, 4, 32, 2
+    sw = run_sweep(p, 0.0, algorithm, M=M, K=K, T=T, etas=etas, seeds=seeds, rng=np.random.default_rng(5), eval_every=K)
+    ref = _materialised(p, algorithm, M, K, T, etas, seeds, np.random.default_rng(5))
+    np.testing.assert_array_equal(sw.rounds_at, np.arange(T // K + 1))
+    np.testing.assert_allclose(sw.gap, ref, rtol=1e-12, atol=0)
