@@ -32,7 +32,7 @@ CASES = [
 def test_replay_matches_the_worst_case(formulation, replay, params):
     params = {**STEPS, **params}
     worst = worst_case(formulation, **params)
-    assert worst.accuracy < 1e-6
+    assert worst.accuracy < 1e-6 * max(1.0, abs(worst.value))  # relative: the value sets the scale
     assert abs(worst.value - worst.primal) <= 10 * worst.accuracy
     assert abs(replay(worst, **params) - worst.primal) <= worst.replay_tolerance
 

@@ -10,7 +10,7 @@ from fedtheory.pep.solve import worst_case
 def test_fedavg_replay_matches_the_worst_case(M, K, R, mu):
     params = dict(M=M, K=K, R=R, eta=0.5, mu=mu, L=1.0, zeta2=1.0)
     worst = worst_case(lm.fedavg_distance, **params)
-    assert worst.accuracy < 1e-6
+    assert worst.accuracy < 1e-6 * max(1.0, abs(worst.value))  # relative: the value sets the scale
     assert abs(worst.value - worst.primal) <= worst.accuracy
     assert abs(lm.replay_fedavg_distance(worst, **params) - worst.primal) <= worst.replay_tolerance
 
@@ -42,7 +42,7 @@ NEW_FORMULATIONS = [
 )
 def test_local_formulations_replay_their_worst_case(formulation, replay, params):
     worst = worst_case(formulation, **params)
-    assert worst.accuracy < 1e-6
+    assert worst.accuracy < 1e-6 * max(1.0, abs(worst.value))  # relative: the value sets the scale
     assert abs(worst.value - worst.primal) <= worst.accuracy
     assert abs(replay(worst, **params) - worst.primal) <= worst.replay_tolerance
 

@@ -27,7 +27,7 @@ CASES = [
 def test_replay_matches_the_worst_case(case):
     params = {**BASE, **case}
     worst = worst_case(pdp.primal_dual_metric, **params)
-    assert worst.accuracy < 1e-6
+    assert worst.accuracy < 1e-6 * max(1.0, abs(worst.value))  # relative: the value sets the scale
     assert abs(worst.value - worst.primal) <= worst.accuracy
     replayed = pdp.replay_primal_dual_metric(worst, **params)
     assert abs(replayed - worst.primal) <= worst.replay_tolerance

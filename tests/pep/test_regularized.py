@@ -28,7 +28,7 @@ CASES = [
 @pytest.mark.parametrize(("formulation", "replay", "params"), CASES, ids=[c[0].__name__ for c in CASES])
 def test_replay_matches_the_worst_case(formulation, replay, params):
     worst = worst_case(formulation, **params)
-    assert worst.accuracy < 1e-6
+    assert worst.accuracy < 1e-6 * max(1.0, abs(worst.value))  # relative: the value sets the scale
     assert abs(worst.value - worst.primal) <= max(worst.accuracy, 1e-9 * (1 + abs(worst.primal)))
     assert abs(replay(worst, **params) - worst.primal) <= worst.replay_tolerance
 
