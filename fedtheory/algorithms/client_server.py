@@ -18,17 +18,20 @@ P} n_l`` over the sampled set ``P`` (``sizes``) or equal weights (``sizes=None``
   w̄_k)``, ``Delta_k = F_k(w^t)^q Delta w_k``, ``h_k = q F_k(w^t)^{q-1} ||Delta w_k||^2 + L_q F_k(w^t)^q`` and
   ``w^{t+1} = w^t - sum_P Delta_k / sum_P h_k`` (``L_q = 1/eta`` by default). ``variant="code"`` is the variant
   of some public implementations: ``||w^t - w̄_k||^2`` (no ``L_q^2``) inside ``h_k``, and ``Delta_k``, ``h_k``
-  weighted by the data sizes.
+  weighted by the data sizes. Only the sampled clients' values ``F_k(w^t)`` are evaluated (:func:`client_values`
+  with ``clients``: on a problem that evaluates listed clients only, e.g. softmax regression, a round costs the
+  sampled clients' data, not every client's).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import finite_array, generator, positive, positive_int
+from .._validate import finite_array, generator, integer_array, positive, positive_int
 from ..errors import DivergenceError, InvalidParameterError
 from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
@@ -151,10 +154,23 @@ def scaffold_round(
     return ScaffoldState(x, state.c + dc.sum(axis=1) / params.N, state.c_i + dc, state.t + 1)
 
 
-def client_values(problem: Problem, x) -> np.ndarray:
-    """``f_k(x_k)`` at client points ``x`` ``(..., N, d)``: shape ``(..., N)``. Uses the problem's own
-    ``client_values`` where it has one, the closed form on :class:`~fedtheory.problems.FederatedQuadratic`."""
+def client_values(problem: Problem, x, clients=None) -> np.ndarray:
+    """``f_k(x_k)`` at client points ``x`` ``(..., N, d)``: shape ``(..., N)``; given client indices ``clients``
+    ``(..., P)``, only those clients' values ``f_k(x_k)``, shape ``(..., P)``. Uses the problem's own
+    ``client_values`` where it has one (with its ``clients`` argument where it takes one: then only the listed
+    clients are evaluated), the closed form on :class:`~fedtheory.problems.FederatedQuadratic`; otherwise the listed
+    values are taken from every client's."""
     own = getattr(problem, "client_values", None)
+    if clients is not None:
+        x = problem.check_client_points(x)
+        clients = integer_array("clients", clients, minimum=0)
+        if clients.shape[:-1] != x.shape[:-2] or np.any(clients >= x.shape[-2]):
+            raise InvalidParameterError(
+                "clients", f"indices below N = {x.shape[-2]} of shape {(*x.shape[:-2], 'P')}", f"shape {clients.shape}"
+            )
+        if callable(own) and "clients" in inspect.signature(own).parameters:
+            return own(np.take_along_axis(x, clients[..., None], axis=-2), clients=clients)
+        return np.take_along_axis(client_values(problem, x), clients, axis=-1)
     if callable(own):
         return own(x)
     if not isinstance(problem, FederatedQuadratic):
@@ -184,7 +200,8 @@ def qfedavg_round(
     if variant not in Q_VARIANTS:
         raise InvalidParameterError("variant", f"one of {Q_VARIANTS}", variant)
     oracle, rng, mask, w0 = _start(x, params, oracle, rng)
-    F = client_values(oracle.problem, w0)  # (S, N)
+    F = np.zeros(mask.shape)  # the sampled clients' values F_k(w^t) (S, N); the others are masked out below
+    F[mask] = client_values(oracle.problem, w0, clients=np.nonzero(mask)[1].reshape(-1, params.participants)).ravel()
     if q > 0 and np.any(mask & (F <= 0)):
         raise InvalidParameterError("oracle", "a problem whose sampled clients have values F_k(w^t) > 0 (q > 0)")
     step = x[:, None, :] - local_steps(w0, oracle, params.eta, params.K, rng)  # w^t - w̄_k

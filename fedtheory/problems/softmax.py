@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import minimize
+from scipy.sparse import csr_matrix
 from scipy.sparse.linalg import LinearOperator, cg
 
 from .._validate import finite_array, generator, integer_array, positive, positive_int
@@ -153,12 +154,43 @@ class SoftmaxRegression(Problem):
         delta = (e / e.sum(axis=-1, keepdims=True) - onehot) * weights[..., None]  # d loss / d logits
         return (np.swapaxes(delta, -1, -2) @ inputs).reshape(x.shape) + self.l2 * x
 
-    def client_values(self, x) -> np.ndarray:
-        """``f_i(x_i)`` at client points ``x (..., m, d)``: shape ``(..., m)``."""
-        x = self.check_client_points(x)
-        logp = _log_softmax(self._logits(x, self.features))
-        data = -np.sum(self.weights * np.sum(self._onehot * logp, axis=-1), axis=-1)
-        return data + 0.5 * self.l2 * np.sum(x**2, axis=-1)
+    def client_values(self, x, clients=None) -> np.ndarray:
+        """``f_i(x_i)`` at client points ``x (..., m, d)``: shape ``(..., m)``; or, given client indices ``clients
+        (..., P)``, ``f_{clients[j]}(x_j)`` at points ``x (..., P, d)``: shape ``(..., P)``.
+
+        The indexed form touches only the listed clients' own samples (no padding): the samples of every listed
+        client are laid out end to end and their logits are one sparse-times-dense product, so its cost is the
+        listed clients' sample count, not ``P n_max``. It agrees with the full form to rounding (the sums run in
+        another order), not bit for bit.
+        """
+        if clients is None:
+            x = self.check_client_points(x)
+            logp = _log_softmax(self._logits(x, self.features))
+            data = -np.sum(self.weights * np.sum(self._onehot * logp, axis=-1), axis=-1)
+            return data + 0.5 * self.l2 * np.sum(x**2, axis=-1)
+        x = self.check_point(x)
+        clients = integer_array("clients", clients, minimum=0)
+        if x.ndim < 2 or clients.shape != x.shape[:-1] or np.any(clients >= self.n_clients):
+            raise InvalidParameterError(
+                "clients",
+                f"client indices below {self.n_clients}, one per point of shape {x.shape[:-1]}",
+                f"shape {clients.shape}",
+            )
+        owner = clients.ravel()
+        sizes = self.counts[owner]
+        point = np.repeat(np.arange(owner.size), sizes)  # the point (and client) of each laid-out sample
+        sample = np.arange(point.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        inputs, labels = self.features[owner[point], sample], self.labels[owner[point], sample]
+        p = self.n_inputs
+        spread = csr_matrix(  # row r holds sample r's inputs in the columns of its point's weights
+            (inputs.ravel(), (point[:, None] * p + np.arange(p)).ravel(), np.arange(0, inputs.size + 1, p)),
+            shape=(point.size, owner.size * p),
+        )
+        W = np.swapaxes(self.weight_matrix(x.reshape(-1, self.dim)), -1, -2).reshape(-1, self.n_classes)
+        logp = _log_softmax(np.asarray(spread @ W))
+        picked = np.take_along_axis(logp, labels[:, None], axis=-1)[:, 0]
+        data = -np.bincount(point, weights=picked / sizes[point], minlength=owner.size)
+        return data.reshape(clients.shape) + 0.5 * self.l2 * np.sum(x**2, axis=-1)
 
     def value(self, x) -> np.ndarray:
         """``f(x) = (1/m) sum_i f_i(x)`` at ``x (..., d)`` (one pass over the pooled samples, each weighing

@@ -1,6 +1,7 @@
 """Server-client baselines: FedAvg with equal sizes is the library's FedAvg, FedProx with mu = 0 is FedAvg, SCAFFOLD
 with identical clients is FedAvg and has no drift on quadratics, q-FedAvg with q = 0 and L_q = 1/eta is FedAvg with
-equal weights, data-size weights, client values, bad input."""
+equal weights and evaluates only the sampled clients' values (to rounding), data-size weights, client values, bad
+input."""
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from fedtheory.algorithms import fedavg
 from fedtheory.errors import InvalidParameterError
 from fedtheory.oracles import AdditiveGaussian, ExactGradient
 from fedtheory.problems import FederatedQuadratic
+from fedtheory.problems.softmax import SoftmaxMinibatch, SoftmaxRegression
 
 seeds = st.integers(0, 2**16)
 
@@ -111,6 +113,56 @@ def test_client_values_of_quadratics_average_to_the_value():
     assert np.allclose(values.mean(axis=1), problem.value(x), atol=1e-12)
 
 
+def test_values_of_listed_clients_are_taken_from_every_clients_on_quadratics():
+    rng = np.random.default_rng(2)
+    problem = quad(rng, 5, c=rng.normal(size=5))
+    x = rng.normal(size=(3, 5, 3))
+    idx = np.argsort(rng.random((3, 5)), axis=1)[:, :2]
+    full = cs.client_values(problem, x)
+    assert np.array_equal(cs.client_values(problem, x, clients=idx), np.take_along_axis(full, idx, axis=1))
+
+
+class _EveryClient(SoftmaxRegression):
+    """The same problem whose client_values takes no client list: q-FedAvg evaluates every client (the old path)."""
+
+    def client_values(self, x):
+        return super().client_values(x)
+
+
+def test_qfedavg_evaluating_only_the_sampled_clients_changes_nothing_but_rounding():
+    """On softmax regression (unequal sizes), the listed-clients path agrees with the full padded evaluation at the
+    sampled clients, and T rounds of q-FedAvg from one seed agree to rounding with the rounds that evaluate every
+    client (bit for bit on quadratics: the values are taken from every client's there)."""
+    rng = np.random.default_rng(5)
+    sizes = (3, 40, 1, 7, 12, 2)
+    feats, labels = [rng.normal(size=(n, 4)) for n in sizes], [rng.integers(0, 3, n) for n in sizes]
+    fast, slow = SoftmaxRegression(feats, labels, n_classes=3, l2=0.0), _EveryClient(feats, labels, n_classes=3, l2=0.0)
+    x = rng.normal(size=(4, 6, fast.dim))
+    idx = np.argsort(rng.random((4, 6)), axis=1)[:, :3]
+    np.testing.assert_allclose(
+        cs.client_values(fast, x, clients=idx), np.take_along_axis(cs.client_values(slow, x), idx, 1), rtol=1e-13
+    )
+    params = cs.ClientServerParams(0.1, 3, 6, 3, sizes=tuple(float(n) for n in sizes))
+    runs = [
+        cs.run(
+            "qfedavg",
+            SoftmaxMinibatch(p, 2),
+            np.zeros(fast.dim),
+            params,
+            5,
+            np.random.default_rng(7),
+            S=4,
+            q=1.0,
+            variant=variant,
+        )
+        for variant in ("paper", "code")
+        for p in (fast, slow)
+    ]
+    for a, b in (runs[:2], runs[2:]):
+        assert not np.allclose(a[-1], 0.0)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
 def test_bad_input_names_the_parameter():
     rng = np.random.default_rng(0)
     oracle = ExactGradient(quad(rng, 3))
@@ -127,6 +179,8 @@ def test_bad_input_names_the_parameter():
         cs.qfedavg_round(np.zeros((1, 3)), oracle, params, None, q=1.0, variant="other")
     with pytest.raises(InvalidParameterError, match="oracle"):  # quadratic values <= 0 somewhere: F^q undefined
         cs.qfedavg_round(np.ones((1, 3)) * 5, ExactGradient(quad(rng, 3, c=-1e6)), params, None, q=0.5)
+    with pytest.raises(InvalidParameterError, match="clients"):
+        cs.client_values(oracle.problem, np.zeros((2, 3, 3)), clients=np.array([[0], [3]]))
     with pytest.raises(InvalidParameterError, match="method"):
         cs.run("fedsgd", oracle, np.zeros(3), params, 1, None)
     with pytest.raises(InvalidParameterError, match="rng"):

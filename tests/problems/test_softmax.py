@@ -1,6 +1,7 @@
 """Softmax regression over clients of unequal sizes (``fedtheory.problems.softmax``): gradients and Hessian-vector
-products against finite differences, values against a loop without padding, the certified optimum, the constants,
-the C = 2 reduction to binary logistic regression, the minibatch oracle and the data generators."""
+products against finite differences, values against a loop without padding (also of listed clients only), the
+certified optimum, the constants, the C = 2 reduction to binary logistic regression, the minibatch oracle and the data
+generators."""
 
 import numpy as np
 import pytest
@@ -88,6 +89,20 @@ def test_a_larger_client_does_not_change_the_others(seed):
     keep = [0, 2]
     np.testing.assert_allclose(big.client_values(x)[keep], base.client_values(x)[keep], rtol=1e-13)
     np.testing.assert_allclose(big.client_grad(x)[keep], base.client_grad(x)[keep], rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), P=st.integers(1, 6))
+def test_values_of_listed_clients_are_the_full_values_there(seed, P):
+    """client_values(x, clients=idx) (the listed clients' own samples, laid out end to end) equals the padded
+    evaluation of every client taken at idx, to rounding; repeated clients and any batch shape are allowed."""
+    prob = _problem(seed % 1000, sizes=(3, 8, 1, 5, 12))
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(2, 3, prob.n_clients, prob.dim))
+    idx = rng.integers(0, prob.n_clients, size=(2, 3, P))
+    listed = prob.client_values(np.take_along_axis(x, idx[..., None], axis=-2), clients=idx)
+    np.testing.assert_allclose(listed, np.take_along_axis(prob.client_values(x), idx, axis=-1), rtol=1e-13)
+    np.testing.assert_allclose(prob.client_values(x[0, 0], clients=np.arange(5)), _loop_values(prob, x[0, 0]))
 
 
 @settings(max_examples=20, deadline=None)
@@ -205,6 +220,8 @@ def test_generators_are_seeded_and_scaled():
         (lambda: softmax_data(np.random.default_rng(0), 10, 3, 1), "n_classes"),
         (lambda: _problem(0).sample_grad(np.zeros((4, 12)), np.full((4, 1), 3)), "idx"),
         (lambda: _problem(0).hessian(np.zeros((2, 12))), "x"),
+        (lambda: _problem(0).client_values(np.zeros((2, 12)), clients=np.array([0, 4])), "clients"),
+        (lambda: _problem(0).client_values(np.zeros((2, 12)), clients=np.array([0])), "clients"),
         (lambda: _problem(0).accuracy(np.zeros(12), "valid"), "split"),
     ],
 )
