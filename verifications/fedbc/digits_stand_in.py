@@ -244,7 +244,7 @@ def tab_7_8_stand_in(ctx: Context) -> Evidence:
 
 
 # ---- Table 3's fine-tuning protocol --------------------------------------------------------------------------------
-def _finetune(profile: str, C: int, E: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def finetune(profile: str, C: int, E: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Local accuracy (mean over devices of x_i^T on device i's test part) ``(S,)``: as trained, after one gradient
     step on a batch of 20 of the device's test samples (the printed FedBC-FineTune), and after the same step on 20
     of its training samples."""
@@ -277,7 +277,7 @@ def tab_3_finetune_protocol(ctx: Context) -> Evidence:
     the witness records what each step trains on and what is evaluated."""
     points, rows = Points(), {}
     for C in CLASSES:
-        plain, on_test, on_train = _finetune(ctx.profile, C, 1)
+        plain, on_test, on_train = finetune(ctx.profile, C, 1)
         mean, lo, hi = one_sided(100 * (on_test - on_train), len(CLASSES))
         points.add(mean, interval=(lo, hi), C=C)
         rows[f"C={C}"] = [round(100 * float(v.mean()), 2) for v in (plain, on_test, on_train)]
