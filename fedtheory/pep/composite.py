@@ -1,4 +1,4 @@
-"""Performance estimation of federated composite methods (FedDualAvg), and their replays.
+"""Performance estimation of federated composite methods (FedMiD, FedDualAvg), and their replays.
 
 The problem is ``min_x Phi(x) = F(x) + psi(x)`` with ``F = (1/M) sum_m f_m``, clients ``f_m`` convex and ``L``-smooth
 and a convex, possibly non-smooth regularizer ``psi`` (a PEPit ``ConvexFunction``). The distance-generating function
@@ -239,6 +239,55 @@ def replay_feddualavg(
     if metric == "gap-discrepancy":
         return gap - L / (K * R) * spread
     return last
+
+
+def fedmid(
+    pep,
+    *,
+    M: int,
+    K: int,
+    R: int,
+    eta_c: float,
+    L: float,
+    eta_s: float = 1.0,
+    het: str = "none",
+    het2: float = 0.0,
+    G2: float = 0.0,
+    D2: float = 1.0,
+):
+    """Worst ``Phi(x^{(R,0)}) - Phi(x*)`` of deterministic FedMiD (Algorithm 5, Euclidean ``h``: every local step
+    ``prox_{eta_c psi}(y - eta_c grad f_m(y))``, the server step ``prox_{eta_s eta_c K psi}(x + eta_s (ybar - x))``)
+    over the client class ``het`` and every convex ``psi``, from ``||x^{(0,0)} - x*||^2 <= D2``."""
+    roles = Roles()
+    clients, declared, center = _clients(pep, roles, M, L, het)
+    psi = _regularizer(pep, roles)
+    x_star = _optimum(pep, clients, psi)
+    x0 = pep.set_initial_point()
+    pep.set_initial_condition((x0 - x_star) ** 2 <= D2)
+    x = x0
+    for _ in range(R):
+        local = [x] * M
+        for _ in range(K):
+            local = [_retrieve(y - eta_c * f.gradient(y), psi, eta_c) for y, f in zip(local, clients, strict=True)]
+        x = _retrieve(x + eta_s * (average(local) - x), psi, eta_s * eta_c * K)
+    pep.set_performance_metric(_phi(clients, psi, x) - _phi(clients, psi, x_star))
+    _heterogeneity(pep, clients, declared, center, L, het, het2, G2)
+    roles.points.update(x0=x0, x_star=x_star, output=x)
+    if center is not None:
+        roles.points["center"] = center
+    return roles
+
+
+def replay_fedmid(worst: WorstCase, *, M: int, K: int, R: int, eta_c: float, L: float, eta_s: float = 1.0, **params):
+    """``Phi(x^{(R,0)}) - Phi(x*)`` of :func:`fedtheory.algorithms.composite.run` (``"FedMiD"``) on the interpolated
+    worst instance."""
+    problem, mirror = interpolated_instance(worst, L=L, **params)
+    cp = fco.CompositeParams("FedMiD", eta_c, K, M, eta_s)
+    state = fco.init(worst.points["x0"], mirror, cp)
+    for _ in range(R):
+        state = fco.round(state, ExactGradient(problem), mirror, cp, None)
+    x, x_star = state.x[0], worst.points["x_star"]
+    return float(problem.value(x) + mirror.psi_value(x) - problem.value(x_star) - mirror.psi_value(x_star))
 
 
 ROUND_METRICS = ("descent", "one-step", "shadow-step", "retrieval")

@@ -126,6 +126,8 @@ def _solve(formulation, items: tuple) -> WorstCase:
     else:
         raise ReferenceSolveError(f"Clarabel could not solve the performance estimation problem: {failure}")
     status = str(pep.wrapper.prob.status)
+    if status not in ("optimal", "optimal_inaccurate"):  # e.g. unbounded: no worst case over the class
+        raise ReferenceSolveError(f"the performance estimation problem has no finite worst case (status {status})")
     primal = float(pep.objective.eval())
     dual, accuracy = _certificate(pep, primal)
     raw = []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fedtheory.errors import InvalidParameterError
+from fedtheory.errors import InvalidParameterError, ReferenceSolveError
 from fedtheory.harness.claims import judge
 from fedtheory.harness.pep import class_evidence
 from fedtheory.pep import composite as pc
@@ -82,3 +82,21 @@ def test_eq_4_21_needs_the_printed_step_size():
     """(eta_c L + 1/4) ||x^+ - x^||^2 <= D~ fails at eta_c = 1/(2L): the worst case is 1.5."""
     worst = worst_case(pc.feddualavg_round, M=2, K=2, r=1, k=1, eta_c=0.5, L=1.0, metric="shadow-step")
     assert worst.value == pytest.approx(1.5, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        dict(M=2, K=1, R=2, het="bounded", G2=1.0),
+        dict(M=2, K=2, R=1, het="bounded", G2=1.0),
+        dict(M=2, K=2, R=1, eta_s=2.0, het="bounded", G2=1.0),
+    ],
+)
+def test_fedmid_replay_matches_the_worst_case(extra):
+    _check(pc.fedmid, pc.replay_fedmid, dict(eta_c=0.25, L=1.0, **extra))
+
+
+def test_fedmid_without_a_heterogeneity_bound_has_no_finite_worst_case():
+    """Client drift is unbounded when nothing bounds the clients' gradients: a typed error, not a number."""
+    with pytest.raises(ReferenceSolveError, match="no finite worst case"):
+        worst_case(pc.fedmid, M=2, K=1, R=2, eta_c=0.25, L=1.0)
