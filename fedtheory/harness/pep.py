@@ -59,6 +59,7 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
         "points": len(grid),
         "evaluations": int(sum(s.evaluations for s in solved)),
         "replayed": len(replayed),
+        "status": solved[i].status,
         "dimension": int(solved[i].points[next(iter(solved[i].points))].size) if solved[i].points else 0,
     }
     names = sorted({k for p in grid for k in p})

@@ -33,7 +33,6 @@ class Roles:
     functions: list = field(default_factory=list)
     classes: list = field(default_factory=list)
     points: dict = field(default_factory=dict)
-    values: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,8 @@ class WorstCase:
     ``value`` is the dual objective: an upper bound on the metric over the whole class, certified up to
     ``accuracy`` (the largest of the duality gap, the primal constraint and PSD violations and the dual ones, as
     PEPit's proof reconstruction measures them). ``primal`` is the metric at the extracted worst instance.
-    ``evaluations`` counts the oracle points (gradients, subgradients and proximal points) the problem holds.
+    ``evaluations`` counts the oracle points (gradients, subgradients and proximal points) the problem holds;
+    ``status`` is the solver's (``optimal`` or ``optimal_inaccurate``, the accuracy telling how inaccurate).
     """
 
     value: float
@@ -64,7 +64,6 @@ class WorstCase:
     evaluations: int
     functions: tuple[FunctionData, ...]
     points: dict
-    values: dict
     status: str
 
     @property
@@ -73,16 +72,6 @@ class WorstCase:
         interpolation conditions by the solve's accuracy ``a`` move the interpolant's gradients by ``O(sqrt(L a))``,
         so the replayed metric agrees to ``10 sqrt(a) (1 + |primal|)``."""
         return 10 * float(np.sqrt(max(self.accuracy, 1e-16))) * (1 + abs(self.primal))
-
-    def record(self, bound: float) -> dict:
-        """The claim report's ``pep`` entry."""
-        return {
-            "worst_case": self.value,
-            "bound": float(bound),
-            "accuracy": self.accuracy,
-            "points": self.evaluations,
-            "solver": SOLVER,
-        }
 
 
 def _certificate(pep, primal: float) -> tuple[float, float]:
@@ -155,7 +144,6 @@ def _solve(formulation, items: tuple) -> WorstCase:
         evaluations=evaluations,
         functions=functions,
         points={name: v @ basis for name, v in named.items()},
-        values={name: float(v.eval()) for name, v in roles.values.items()},
         status=status,
     )
 
