@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InvalidParameterError
 from ..pep.solve import worst_case
 from .claims import Evidence
 
@@ -40,7 +41,7 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
         (where computed) the replayed value are added.
     """
     if not grid:
-        raise ValueError("grid must hold at least one parameter point")
+        raise InvalidParameterError("grid", "at least one parameter point", grid)
     bounds = np.array([bound(**p) for p in grid] if callable(bound) else list(bound), dtype=float)
     solved = [worst_case(formulation, **p) for p in grid]
     w = np.array([s.value for s in solved])
@@ -51,7 +52,7 @@ def class_evidence(formulation, replay, grid: list[dict], bound, *, witness: dic
     for i in np.flatnonzero(w > bounds + tol):
         lo[i] = min(replay(solved[i], **grid[i]), w[i])
         replayed[i] = lo[i]
-    i = int(np.argmax(w / np.where(bounds > 0, bounds, 1.0)))
+    i = int(np.argmax((w - bounds) / np.maximum(np.abs(bounds), 1e-12)))  # the largest excess, relative to the bound
     record = {
         "worst_case": float(w[i]),
         "bound": float(bounds[i]),
