@@ -26,7 +26,9 @@ def log_cosh(y) -> np.ndarray:
     a = np.abs(np.asarray(y, dtype=float))
     small = a < 1
     s = np.sinh(np.where(small, a, 0.0) / 2)
-    return np.where(small, np.log1p(2 * s * s), a + np.log1p(np.exp(-2 * a)) - np.log(2.0))[()]
+    with np.errstate(over="ignore"):  # -2|y| is -inf near the float maximum, and exp(-inf) = 0 is the right tail
+        tail = np.exp(-2 * a)
+    return np.where(small, np.log1p(2 * s * s), a + np.log1p(tail) - np.log(2.0))[()]
 
 
 def phi(x) -> np.ndarray:

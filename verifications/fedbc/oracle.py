@@ -91,8 +91,9 @@ def sgd_moment(h: np.ndarray, e0: np.ndarray, beta, sigma: float, K, last: bool 
     s = beta[..., None] ** 2 * sigma**2 / h.size / (1 - q)
     if last:
         mean_q = np.exp(K[..., None] * np.log(q))
-    else:  # (1/K) sum_{k<K} q^k, accurate for q near 1
-        mean_q = -np.expm1(K[..., None] * np.log(q)) / (K[..., None] * (1 - q))
+    else:  # (1/K) sum_{k<K} q^k, accurate for q near 1; q = 0 (beta h = 1) gives log q = -inf and 1/K, as it should
+        with np.errstate(divide="ignore"):
+            mean_q = -np.expm1(K[..., None] * np.log(q)) / (K[..., None] * (1 - q))
     return np.sum(h**2 * (s + (e0**2 - s) * mean_q), axis=-1)
 
 
