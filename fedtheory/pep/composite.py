@@ -25,6 +25,8 @@ the clients are ``worst.functions[:-1]`` and ``psi`` is ``worst.functions[-1]``)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..algorithms import composite as fco
@@ -115,6 +117,39 @@ def _heterogeneity(pep, clients, declared, center, L: float, het: str, het2: flo
                 pep.set_initial_condition(g**2 <= G2)
 
 
+@dataclass
+class _Start:
+    """A composite problem's declarations: roles, clients (and the declared ones, the pair's centre), psi, x*, x0."""
+
+    roles: Roles
+    clients: list
+    declared: list
+    center: object
+    psi: object
+    x_star: object
+    x0: object
+
+
+def _start(pep, M: int, L: float, het: str, D2: float) -> _Start:
+    """Clients of class ``het``, a convex ``psi``, a minimiser ``x*`` of ``F + psi`` and ``||x0 - x*||^2 <= D2``."""
+    roles = Roles()
+    clients, declared, center = _clients(pep, roles, M, L, het)
+    psi = _regularizer(pep, roles)
+    x_star = _optimum(pep, clients, psi)
+    x0 = pep.set_initial_point()
+    pep.set_initial_condition((x0 - x_star) ** 2 <= D2)
+    return _Start(roles, clients, declared, center, psi, x_star, x0)
+
+
+def _close(pep, case: _Start, output, *, L: float, het: str, het2: float, G2: float) -> Roles:
+    """The heterogeneity constraints at every evaluated point and the named points; the formulation's roles."""
+    _heterogeneity(pep, case.clients, case.declared, case.center, L, het, het2, G2)
+    case.roles.points.update(x0=case.x0, x_star=case.x_star, output=output)
+    if case.center is not None:
+        case.roles.points["center"] = case.center
+    return case.roles
+
+
 def feddualavg(
     pep,
     *,
@@ -140,12 +175,8 @@ def feddualavg(
     """
     if metric not in METRICS:
         raise InvalidParameterError("metric", f"one of {', '.join(METRICS)}", metric)
-    roles = Roles()
-    clients, declared, center = _clients(pep, roles, M, L, het)
-    psi = _regularizer(pep, roles)
-    x_star = _optimum(pep, clients, psi)
-    x0 = pep.set_initial_point()
-    pep.set_initial_condition((x0 - x_star) ** 2 <= D2)
+    case = _start(pep, M, L, het, D2)
+    clients, psi, x_star, x0 = case.clients, case.psi, case.x_star, case.x0
     y, server = x0, x0
     shadows, spread = [], []
     for r in range(R):
@@ -173,11 +204,7 @@ def feddualavg(
         pep.set_performance_metric(gap - L / (K * R) * total)
     else:
         pep.set_performance_metric(last)
-    _heterogeneity(pep, clients, declared, center, L, het, het2, G2)
-    roles.points.update(x0=x0, x_star=x_star, output=x_hat)
-    if center is not None:
-        roles.points["center"] = center
-    return roles
+    return _close(pep, case, x_hat, L=L, het=het, het2=het2, G2=G2)
 
 
 class PairProblem(InterpolatedProblem):
@@ -258,12 +285,8 @@ def fedmid(
     """Worst ``Phi(x^{(R,0)}) - Phi(x*)`` of deterministic FedMiD (Algorithm 5, Euclidean ``h``: every local step
     ``prox_{eta_c psi}(y - eta_c grad f_m(y))``, the server step ``prox_{eta_s eta_c K psi}(x + eta_s (ybar - x))``)
     over the client class ``het`` and every convex ``psi``, from ``||x^{(0,0)} - x*||^2 <= D2``."""
-    roles = Roles()
-    clients, declared, center = _clients(pep, roles, M, L, het)
-    psi = _regularizer(pep, roles)
-    x_star = _optimum(pep, clients, psi)
-    x0 = pep.set_initial_point()
-    pep.set_initial_condition((x0 - x_star) ** 2 <= D2)
+    case = _start(pep, M, L, het, D2)
+    clients, psi, x_star, x0 = case.clients, case.psi, case.x_star, case.x0
     x = x0
     for _ in range(R):
         local = [x] * M
@@ -271,11 +294,7 @@ def fedmid(
             local = [_retrieve(y - eta_c * f.gradient(y), psi, eta_c) for y, f in zip(local, clients, strict=True)]
         x = _retrieve(x + eta_s * (average(local) - x), psi, eta_s * eta_c * K)
     pep.set_performance_metric(_phi(clients, psi, x) - _phi(clients, psi, x_star))
-    _heterogeneity(pep, clients, declared, center, L, het, het2, G2)
-    roles.points.update(x0=x0, x_star=x_star, output=x)
-    if center is not None:
-        roles.points["center"] = center
-    return roles
+    return _close(pep, case, x, L=L, het=het, het2=het2, G2=G2)
 
 
 def replay_fedmid(worst: WorstCase, *, M: int, K: int, R: int, eta_c: float, L: float, eta_s: float = 1.0, **params):

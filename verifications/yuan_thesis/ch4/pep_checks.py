@@ -220,6 +220,29 @@ TIGHT = (
 )
 
 
+ANY_DUAL = "M clients in F_{0,1}, psi convex, any server dual"
+
+
+def _step_grid(ctx: Context, quick: tuple, full: tuple, metric: str) -> list[dict]:
+    """Local step ``k`` of round ``r`` at the profile's shapes ``(M, K, r, k)`` and steps ``eta_c L`` in ETAS."""
+    return [
+        dict(M=M, K=K, r=r, k=k, eta_c=e / L, L=L, metric=metric)
+        for M, K, r, k in (quick if ctx.quick else full)
+        for e in (ETAS[:1] if ctx.quick else ETAS)
+    ]
+
+
+def _normalised(grid: list[dict], klass: str) -> Evidence:
+    """One-round worst cases of FedDualAvg normalised to a bound of 1 (tight ones hold within the accuracy)."""
+    return class_evidence(
+        pep_fco.feddualavg_round,
+        pep_fco.replay_feddualavg_round,
+        grid,
+        bound=[1.0] * len(grid),
+        witness={"class": klass, "reading": TIGHT},
+    )
+
+
 @claim(
     f"{PAPER}/lem-c.14:pep",
     source="Lemma C.14",
@@ -245,13 +268,7 @@ def lem_c_14_pep(ctx: Context) -> Evidence:
         for s in scales
         for es in servers
     ]
-    return class_evidence(
-        pep_fco.feddualavg_round,
-        pep_fco.replay_feddualavg_round,
-        grid,
-        bound=[1.0] * len(grid),
-        witness={"class": "M clients in F_{0,1}, psi convex, any server dual, any x", "reading": TIGHT},
-    )
+    return _normalised(grid, ANY_DUAL + ", any x")
 
 
 @claim(
@@ -270,18 +287,11 @@ def prop_4_12_pep(ctx: Context) -> Evidence:
     """Instance: local step k of round r from any server dual over the class of Assumption 4.1 (PEP). Reading: sigma
     = 0, ``D~_{h_{r,k}}(x*, ybar^(r,k))`` normalised to at most 1, so the bound is 1. Reference: certified SDP worst
     cases; replay of one :func:`fedtheory.algorithms.composite.round` where exceeded."""
-    shapes = ((2, 1, 1, 0),) if ctx.quick else ((2, 1, 1, 0), (2, 2, 0, 1), (2, 2, 1, 1), (2, 3, 1, 2), (3, 2, 1, 1))
-    grid = [
-        dict(M=M, K=K, r=r, k=k, eta_c=e / L, L=L, metric="one-step")
-        for M, K, r, k in shapes
-        for e in (ETAS[:1] if ctx.quick else ETAS)
-    ]
-    return class_evidence(
-        pep_fco.feddualavg_round,
-        pep_fco.replay_feddualavg_round,
-        grid,
-        bound=[1.0] * len(grid),
-        witness={"class": "M clients in F_{0,1}, psi convex, any server dual", "reading": TIGHT},
+    return _normalised(
+        _step_grid(
+            ctx, ((2, 1, 1, 0),), ((2, 1, 1, 0), (2, 2, 0, 1), (2, 2, 1, 1), (2, 3, 1, 2), (3, 2, 1, 1)), "one-step"
+        ),
+        ANY_DUAL,
     )
 
 
@@ -300,18 +310,9 @@ def eq_4_21_pep(ctx: Context) -> Evidence:
     """Instance: local step k of round r from any server dual over the class of Assumption 4.1 (PEP). Reading: the
     worst ``(eta_c L + 1/4) ||x^^(r,k+1) - x^^(r,k)||^2`` against the normalised ``D~_{h_{r,k}}(x^^(r,k+1),
     ybar^(r,k)) <= 1`` (tight at eta_c = 1/(4L)). Reference: certified SDP worst cases; replay where exceeded."""
-    shapes = ((2, 1, 1, 0),) if ctx.quick else ((2, 1, 1, 0), (2, 2, 0, 1), (2, 2, 1, 1), (2, 3, 1, 2))
-    grid = [
-        dict(M=M, K=K, r=r, k=k, eta_c=e / L, L=L, metric="shadow-step")
-        for M, K, r, k in shapes
-        for e in (ETAS[:1] if ctx.quick else ETAS)
-    ]
-    return class_evidence(
-        pep_fco.feddualavg_round,
-        pep_fco.replay_feddualavg_round,
-        grid,
-        bound=[1.0] * len(grid),
-        witness={"class": "M clients in F_{0,1}, psi convex, any server dual", "reading": TIGHT},
+    return _normalised(
+        _step_grid(ctx, ((2, 1, 1, 0),), ((2, 1, 1, 0), (2, 2, 0, 1), (2, 2, 1, 1), (2, 3, 1, 2)), "shadow-step"),
+        ANY_DUAL,
     )
 
 
@@ -330,16 +331,7 @@ def eq_4_27_pep(ctx: Context) -> Evidence:
     """Instance: local step k >= 1 of round r from any server dual over the class of Assumption 4.1 (PEP). Reading:
     client 1's retrieved primal against the shadow, the dual spread normalised to at most 1 (tight: prox is
     non-expansive). Reference: certified SDP worst cases; replay where exceeded."""
-    shapes = ((2, 2, 0, 1),) if ctx.quick else ((2, 2, 0, 1), (2, 2, 1, 1), (3, 2, 1, 1), (2, 3, 1, 2))
-    grid = [
-        dict(M=M, K=K, r=r, k=k, eta_c=e / L, L=L, metric="retrieval")
-        for M, K, r, k in shapes
-        for e in (ETAS[:1] if ctx.quick else ETAS)
-    ]
-    return class_evidence(
-        pep_fco.feddualavg_round,
-        pep_fco.replay_feddualavg_round,
-        grid,
-        bound=[1.0] * len(grid),
-        witness={"class": "M clients in F_{0,1}, psi convex, any server dual", "reading": TIGHT},
+    return _normalised(
+        _step_grid(ctx, ((2, 2, 0, 1),), ((2, 2, 0, 1), (2, 2, 1, 1), (3, 2, 1, 1), (2, 3, 1, 2)), "retrieval"),
+        ANY_DUAL,
     )
