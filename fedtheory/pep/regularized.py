@@ -82,6 +82,16 @@ def regularized_dissimilarity(h: list, f: list, L_h: float, L_f: float):
     return 2 * g_f + 4 * L_f * (mean_f.value(x_h) - f_min) + 2 * g_h, x_h
 
 
+def bounded_dissimilarity_clients(pep, roles: Roles, N: int, mu_f: float, L_f: float, L_h: float, eta: float, G2):
+    """:func:`regularized_clients` with the stationary point ``x_eta`` of ``f_eta`` (and ``f_eta^*``) and the
+    heterogeneity :func:`regularized_dissimilarity` at most ``G2``; returns ``h, f, f_eta, x_eta, f_eta^*, x_h``."""
+    h, f, f_eta = regularized_clients(pep, roles, N, mu_f, L_f, L_h, eta)
+    x_eta, _, f_star = f_eta.stationary_point(return_gradient_and_function_value=True)
+    spread, x_h = regularized_dissimilarity(h, f, L_h, L_f)
+    pep.set_initial_condition(spread <= G2)
+    return h, f, f_eta, x_eta, f_star, x_h
+
+
 def str_round(h: list, f: list, x, *, K: int, gamma_l: float, gamma_g: float, eta: float):
     """One round with exact gradients from ``x`` over all clients: the new server point and ``sum_k sum_i ||y_{i,k}
     - x||^2`` (the numerator of the drift)."""
@@ -142,10 +152,7 @@ def regularized_gradient_dissimilarity(pep, *, N, eta, mu_f, L_f, L_h, gap: floa
     """Worst ``(1/N) sum_i ||grad h_i(x) + eta grad f_i(x)||^2`` with ``f_eta(x) - f_eta^* <= gap`` and the
     heterogeneity :func:`regularized_dissimilarity` at most ``G2``."""
     roles = Roles()
-    h, f, f_eta = regularized_clients(pep, roles, N, mu_f, L_f, L_h, eta)
-    x_eta, _, f_star = f_eta.stationary_point(return_gradient_and_function_value=True)
-    spread, x_h = regularized_dissimilarity(h, f, L_h, L_f)
-    pep.set_initial_condition(spread <= G2)
+    h, f, f_eta, x_eta, f_star, x_h = bounded_dissimilarity_clients(pep, roles, N, mu_f, L_f, L_h, eta, G2)
     x = pep.set_initial_point()
     pep.set_initial_condition(f_eta.value(x) - f_star <= gap)
     pep.set_performance_metric(average([(hi.gradient(x) + eta * fi.gradient(x)) ** 2 for hi, fi in zip(h, f)]))
@@ -231,10 +238,7 @@ def str_round_drift(pep, *, N, K, gamma_l, gamma_g, eta, mu_f, L_f, L_h, gap: fl
     """Worst drift ``eps`` of one round from ``x_0`` with ``f_eta(x_0) - f_eta^* <= gap`` and the heterogeneity
     :func:`regularized_dissimilarity` at most ``G2``."""
     roles = Roles()
-    h, f, f_eta = regularized_clients(pep, roles, N, mu_f, L_f, L_h, eta)
-    x_eta, _, f_star = f_eta.stationary_point(return_gradient_and_function_value=True)
-    spread, x_h = regularized_dissimilarity(h, f, L_h, L_f)
-    pep.set_initial_condition(spread <= G2)
+    h, f, f_eta, x_eta, f_star, x_h = bounded_dissimilarity_clients(pep, roles, N, mu_f, L_f, L_h, eta, G2)
     x0 = pep.set_initial_point()
     pep.set_initial_condition(f_eta.value(x0) - f_star <= gap)
     _, drift = str_round(h, f, x0, K=K, gamma_l=gamma_l, gamma_g=gamma_g, eta=eta)
@@ -256,10 +260,7 @@ def str_fedavg_average_gap(
     ``theta``-weighted average of ``x_0..x_{R-1}`` (:func:`theta_weights`), with ``||x_0 - x_eta||^2 <= D2`` and
     the heterogeneity :func:`regularized_dissimilarity` at most ``G2``."""
     roles = Roles()
-    h, f, f_eta = regularized_clients(pep, roles, N, mu_f, L_f, L_h, eta)
-    x_eta, _, f_star = f_eta.stationary_point(return_gradient_and_function_value=True)
-    spread, x_h = regularized_dissimilarity(h, f, L_h, L_f)
-    pep.set_initial_condition(spread <= G2)
+    h, f, f_eta, x_eta, f_star, x_h = bounded_dissimilarity_clients(pep, roles, N, mu_f, L_f, L_h, eta, G2)
     x0 = pep.set_initial_point()
     pep.set_initial_condition((x0 - x_eta) ** 2 <= D2)
     iterates = [x0]
