@@ -1,0 +1,52 @@
+"""Which implementation runs the hot loops: process-wide choices, read from the environment so that worker
+processes (forked, spawned or on a Dask cluster) make the same choice as the process that started them.
+
+* ``kernels``: ``"numba"`` (default) runs the fused per-client kernels of :mod:`fedtheory.kernels` where one exists
+  for the oracle and problem; ``"numpy"`` runs the numpy reference everywhere (the tests compare the two).
+  Environment variable ``FEDTHEORY_KERNELS``.
+* ``sweep engine``: ``"numpy"`` (default) or ``"jax"`` for the stochastic step-size sweeps of
+  :mod:`fedtheory.sweeps.fedac` (JAX in float64, on a GPU when JAX sees one). Environment variable
+  ``FEDTHEORY_SWEEP_ENGINE``; ``fedtheory verify --backend jax`` sets it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import InvalidParameterError
+
+KERNELS = ("numba", "numpy")
+SWEEP_ENGINES = ("numpy", "jax")
+KERNELS_VARIABLE = "FEDTHEORY_KERNELS"
+SWEEP_ENGINE_VARIABLE = "FEDTHEORY_SWEEP_ENGINE"
+
+
+def _read(variable: str, allowed: tuple[str, ...]) -> str:
+    value = os.environ.get(variable, "").strip().lower() or allowed[0]
+    if value not in allowed:
+        raise InvalidParameterError(variable, f"one of {', '.join(allowed)} (environment variable)", value)
+    return value
+
+
+def kernels() -> str:
+    """The kernel choice now: ``"numba"`` or ``"numpy"``."""
+    return _read(KERNELS_VARIABLE, KERNELS)
+
+
+def sweep_engine() -> str:
+    """The sweep engine now: ``"numpy"`` or ``"jax"``."""
+    return _read(SWEEP_ENGINE_VARIABLE, SWEEP_ENGINES)
+
+
+def set_kernels(name: str) -> None:
+    """Choose the kernels for this process and the workers it starts from now on."""
+    if name not in KERNELS:
+        raise InvalidParameterError("kernels", f"one of {', '.join(KERNELS)}", name)
+    os.environ[KERNELS_VARIABLE] = name
+
+
+def set_sweep_engine(name: str) -> None:
+    """Choose the sweep engine for this process and the workers it starts from now on."""
+    if name not in SWEEP_ENGINES:
+        raise InvalidParameterError("backend", f"one of {', '.join(SWEEP_ENGINES)}", name)
+    os.environ[SWEEP_ENGINE_VARIABLE] = name
