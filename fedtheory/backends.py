@@ -7,6 +7,11 @@ processes (forked, spawned or on a Dask cluster) make the same choice as the pro
 * ``sweep engine``: ``"numpy"`` (default) or ``"jax"`` for the stochastic step-size sweeps of
   :mod:`fedtheory.sweeps.fedac` (JAX in float64, on a GPU when JAX sees one). Environment variable
   ``FEDTHEORY_SWEEP_ENGINE``; ``fedtheory verify --backend jax`` sets it.
+* ``paper scale``: whether the experiments with a paper-scale branch (thesis section 3.7) run at their printed sizes,
+  on the JAX engine, instead of their stand-in sizes. Environment variable ``FEDTHEORY_PAPER_SCALE`` (``"1"`` true,
+  ``"0"`` or unset false).
+
+Nothing here imports JAX at import time (:func:`gpu_available` imports it when called).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ KERNELS = ("numba", "numpy")
 SWEEP_ENGINES = ("numpy", "jax")
 KERNELS_VARIABLE = "FEDTHEORY_KERNELS"
 SWEEP_ENGINE_VARIABLE = "FEDTHEORY_SWEEP_ENGINE"
+PAPER_SCALE_VARIABLE = "FEDTHEORY_PAPER_SCALE"
 
 
 def _read(variable: str, allowed: tuple[str, ...]) -> str:
@@ -50,3 +56,29 @@ def set_sweep_engine(name: str) -> None:
     if name not in SWEEP_ENGINES:
         raise InvalidParameterError("backend", f"one of {', '.join(SWEEP_ENGINES)}", name)
     os.environ[SWEEP_ENGINE_VARIABLE] = name
+
+
+def paper_scale() -> bool:
+    """Whether the paper-scale branches run now (environment variable ``FEDTHEORY_PAPER_SCALE``: ``"1"`` true,
+    ``"0"`` or unset false)."""
+    return _read(PAPER_SCALE_VARIABLE, ("0", "1")) == "1"
+
+
+def set_paper_scale(flag: bool) -> None:
+    """Run the paper-scale branches (``True``) or the stand-in sizes (``False``) in this process and the workers it
+    starts from now on."""
+    if not isinstance(flag, bool):
+        raise InvalidParameterError("flag", "True or False", flag)
+    os.environ[PAPER_SCALE_VARIABLE] = "1" if flag else "0"
+
+
+def gpu_available() -> bool:
+    """Whether JAX is installed and sees a GPU (``False`` when JAX is missing or has no GPU backend)."""
+    try:
+        import jax
+    except ImportError:
+        return False
+    try:
+        return len(jax.devices("gpu")) > 0
+    except RuntimeError:  # no GPU backend in this jaxlib, or no device
+        return False

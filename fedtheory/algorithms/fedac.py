@@ -25,6 +25,7 @@ import numpy as np
 
 from .._validate import generator, positive, positive_int
 from ..errors import InvalidParameterError
+from ..kernels import fedac_local_steps, fused_oracle
 from ..oracles import Oracle, check_oracle, check_replicated
 from .fedavg import check_finite
 
@@ -174,9 +175,16 @@ def init(x0, S: int = 1, *, x_ag0=None, dim: int | None = None) -> FedAcState:
 def local_steps(
     x: np.ndarray, x_ag: np.ndarray, oracle: Oracle, params: FedAcParams, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``params.K`` FedAc steps (Algorithm 2) of every client; ``x, x_ag`` of shape ``(S, M, d)``."""
+    """``params.K`` FedAc steps (Algorithm 2) of every client; ``x, x_ag`` of shape ``(S, M, d)``.
+
+    A :class:`~fedtheory.oracles.Minibatch` oracle on logistic regression or least squares runs the fused kernel of
+    :mod:`fedtheory.kernels` (same random indices, same iterates to rounding) unless the kernels are set to numpy.
+    """
     oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
     a, b = params.alpha_inv, params.beta_inv
+    spec = fused_oracle(oracle) if np.ndim(x) == 3 else None
+    if spec is not None:
+        return fedac_local_steps(spec, x, x_ag, generator("rng", rng), params.K, params.eta, a, b, params.gamma)
     for _ in range(params.K):
         md = b * x + (1 - b) * x_ag
         g = oracle(md, rng)

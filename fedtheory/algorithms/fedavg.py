@@ -19,6 +19,7 @@ import numpy as np
 
 from .._validate import generator, integer_array, positive, positive_int
 from ..errors import DivergenceError, InvalidParameterError
+from ..kernels import fused_oracle, sgd_local_steps
 from ..oracles import Oracle, check_oracle, check_replicated
 
 
@@ -67,9 +68,17 @@ def init(x0, S: int = 1, *, dim: int | None = None) -> FedAvgState:
 
 
 def local_sgd(x: np.ndarray, oracle: Oracle, eta: float, K: int, rng: np.random.Generator) -> np.ndarray:
-    """``K`` SGD steps of every client from client points ``x`` of shape ``(S, M, d)``."""
+    """``K`` SGD steps of every client from client points ``x`` of shape ``(S, M, d)``.
+
+    A :class:`~fedtheory.oracles.Minibatch` oracle on logistic regression or least squares runs the fused kernel of
+    :mod:`fedtheory.kernels` (same random indices, same iterates to rounding) unless the kernels are set to numpy.
+    """
     oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
-    for _ in range(positive_int("K", K)):
+    K = positive_int("K", K)
+    spec = fused_oracle(oracle) if np.ndim(x) == 3 else None
+    if spec is not None:
+        return sgd_local_steps(spec, x, generator("rng", rng), K, eta)
+    for _ in range(K):
         x = x - eta * oracle(x, rng)
     return x
 

@@ -23,7 +23,9 @@ import numpy as np
 
 from .._validate import generator, positive, positive_int
 from ..algorithms.fedac import inverse_coefficients
+from ..backends import SWEEP_ENGINES, sweep_engine
 from ..errors import InvalidParameterError
+from ..kernels import fedac_local_steps, fused_oracle, sgd_local_steps
 from ..oracles import Minibatch
 
 ALGORITHMS = ("fedac-i", "fedac-ii", "vanilla", "fedavg", "mb-sgd", "mb-ac-sgd")
@@ -73,11 +75,21 @@ def run_sweep(
     seeds: int,
     rng: np.random.Generator,
     eval_every: int = 512,
+    engine: str | None = None,
 ) -> Sweep:
     """Run ``algorithm`` for ``T`` gradient queries per client (``R = T / K`` rounds) from 0 on every step size in
     ``etas`` and ``seeds`` independent seeds at once (one sampled row per query, :class:`~fedtheory.oracles.Minibatch`).
     The suboptimality is evaluated every ``eval_every`` parallel steps (e.g. every 512) and at the end.
+
+    ``engine`` is ``"numpy"`` (the reference) or ``"jax"``: the same rounds, with the same draws from ``rng``, on JAX
+    in float64 (on a GPU when JAX sees one; :func:`fedtheory.sweeps.jax_engine.server_iterates`, for
+    :class:`~fedtheory.problems.LogisticRegression` and :class:`~fedtheory.problems.LeastSquares` problems; it needs
+    ``pip install 'fedtheory[jax]'``), evaluated here as the numpy engine's, so both give the same :class:`Sweep` to
+    rounding; ``None`` reads :func:`fedtheory.backends.sweep_engine`.
     """
+    engine = sweep_engine() if engine is None else engine
+    if engine not in SWEEP_ENGINES:
+        raise InvalidParameterError("engine", f"one of {', '.join(SWEEP_ENGINES)}", engine)
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError("algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)
     M, K, T, seeds = (positive_int(n, v) for n, v in (("M", M), ("K", K), ("T", T), ("seeds", seeds)))
@@ -85,7 +97,7 @@ def run_sweep(
     if T % K:
         raise InvalidParameterError("T", f"a multiple of K = {K}", T)
     etas = np.asarray([positive("etas", e) for e in np.ravel(etas)])
-    mu = problem.l2
+    mu = getattr(problem, "l2", None)  # the strong-convexity estimate of the FedAc family
     R = T // K
     minibatch = algorithm in ("mb-sgd", "mb-ac-sgd")
     # one step with a batch of M K rows: one row of shape (S, 1, d) whose minibatch draws the same M K indices, in
@@ -101,20 +113,40 @@ def run_sweep(
     accelerated = algorithm in ("fedac-i", "fedac-ii", "vanilla", "mb-ac-sgd")
     if accelerated:
         kind = "vanilla" if algorithm == "mb-ac-sgd" else algorithm
+        if not mu:
+            raise InvalidParameterError("problem", f"a problem with an l2 weight > 0 (mu) for {algorithm}", mu)
         a, b, gamma = (c[:, None, None] for c in _fedac_coefficients(kind, np.repeat(etas, seeds), mu, steps))
     every = max(1, positive_int("eval_every", eval_every) // K)
     gaps, at, dead = [_gap(problem, f_star, x_ag if accelerated else x)], [0], np.zeros(S, dtype=bool)
+    if engine == "jax":  # the rounds on JAX, evaluated as below
+        from .jax_engine import server_iterates
+
+        abg = (a, b, gamma) if accelerated else None
+        for r, W, gone in server_iterates(problem, rng, R, every, clients, steps, oracle.batch_size, eta, abg):
+            gap = _gap(problem, f_star, W)
+            gap[gone] = np.inf
+            gaps.append(gap)
+            at.append(r)
+        return Sweep(
+            algorithm, M, K, T, etas, np.stack(gaps, axis=-1).reshape(etas.size, seeds, len(at)), np.asarray(at)
+        )
     with np.errstate(over="ignore", invalid="ignore"):
         for r in range(1, R + 1):
             cx = np.broadcast_to(x[:, None, :], (S, clients, d))
+            spec = fused_oracle(oracle)  # the fused kernel, same indices and iterates (None: the numpy reference)
             if accelerated:
                 cag = np.broadcast_to(x_ag[:, None, :], (S, clients, d))
-                for _ in range(steps):
-                    md = b * cx + (1 - b) * cag
-                    g = oracle(md, rng)
-                    cag = md - eta * g
-                    cx = (1 - a) * cx + a * md - gamma * g
-                x, x_ag = cx.mean(axis=1), cag.mean(axis=1)
+                if spec is not None:
+                    x, x_ag = fedac_local_steps(spec, cx, cag, rng, steps, eta, a, b, gamma, mean=True)
+                else:
+                    for _ in range(steps):
+                        md = b * cx + (1 - b) * cag
+                        g = oracle(md, rng)
+                        cag = md - eta * g
+                        cx = (1 - a) * cx + a * md - gamma * g
+                    x, x_ag = cx.mean(axis=1), cag.mean(axis=1)
+            elif spec is not None:
+                x = sgd_local_steps(spec, cx, rng, steps, eta, mean=True)
             else:
                 for _ in range(steps):
                     cx = cx - eta * oracle(cx, rng)

@@ -14,15 +14,24 @@ seeds decide only an effect large against the spread of the seeds. Every claim i
 The thesis ran a9a at M up to 8,192 and T = 4,096; at this scale the statistical term sigma^2/(mu M K R) is far
 larger, which favours the non-accelerated methods. Every figure claim below is stated for the stand-in: its verdict
 says whether the printed observation reproduces at this scale, not whether the thesis is wrong.
+
+Paper scale (:func:`fedtheory.backends.paper_scale`, off by default): the same claims on the printed sizes
+(:data:`PRINTED_SIZES`): the a9a-like stand-in at a9a's n = 32,561 (F* by Newton from 0 with the same gradient-norm
+certificate), T = 4,096, K in {1, 2, 4, ..., 256}, M = 8,192 (M in {2,048, 4,096, 8,192} for the K = 1 speedup and
+the rounds figure), the printed step sizes {0.001, 0.002, 0.005, ..., 10}, evaluations every 512 parallel steps, on
+the JAX sweep engine (minutes on a GPU, days on a CPU), from their own families and seeds. Off, every size, seed and
+number is the stand-in's above.
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
+from fedtheory.backends import paper_scale
 from fedtheory.fit import mc_mean
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
@@ -37,6 +46,8 @@ T = 512
 KS = (1, 8, 64)
 ETAS = np.array([0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0])
 M_MAIN = 128
+L2 = 1e-3  # lambda, and FedAc's mu
+PRINTED_ETAS = np.array([0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0])  # section 3.7.2
 LABELS = {
     "fedac-i": "FedAc-I",
     "vanilla": "vanilla FedAc",
@@ -46,11 +57,43 @@ LABELS = {
 }
 
 
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes of the a9a experiments: rows ``n``, budget ``T``, the K grid, the step sizes, the main ``M``, the
+    client counts of the K = 1 speedup and the rounds figure, the evaluation period and the sweep engine (``None``:
+    :func:`fedtheory.backends.sweep_engine`)."""
+
+    n: int
+    T: int
+    Ks: tuple[int, ...]
+    etas: np.ndarray
+    M: int
+    Ms: tuple[int, ...]
+    eval_every: int
+    engine: str | None
+
+
+STAND_IN_SIZES = Sizes(4000, T, KS, ETAS, M_MAIN, (32, 64, 128), 64, None)
+PRINTED_SIZES = Sizes(32561, 4096, tuple(2**k for k in range(9)), PRINTED_ETAS, 8192, (2048, 4096, 8192), 512, "jax")
+
+
+def sizes() -> Sizes:
+    """:data:`PRINTED_SIZES` at paper scale (:func:`fedtheory.backends.paper_scale`), else :data:`STAND_IN_SIZES`."""
+    return PRINTED_SIZES if paper_scale() else STAND_IN_SIZES
+
+
 @family(f"{PAPER}/a9a-like")
 def _problem(fam: Family):
     """The a9a-like stand-in at lambda = 1e-3 and its certified optimum."""
-    problem = a9a_like(fam.rng(), n=4000, l2=1e-3)
+    problem = a9a_like(fam.rng(), n=4000, l2=L2)
     return problem, logistic_optimum(problem)
+
+
+@family(f"{PAPER}/a9a-like-printed-n")
+def _printed_problem(fam: Family):
+    """The a9a-like stand-in at a9a's n = 32,561, lambda = 1e-3, and its optimum (Newton from 0, certified)."""
+    problem = a9a_like(fam.rng(), n=PRINTED_SIZES.n, l2=L2)
+    return problem, logistic_optimum(problem, clarabel=False)
 
 
 def sweep(ctx: Context, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
@@ -58,15 +101,38 @@ def sweep(ctx: Context, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
     (the swap happens before the cache, so a shared grid runs once)."""
     if K == 1:
         algorithm = {"vanilla": "fedac-i", "mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
-    return _sweep(ctx, algorithm, M, K, seeds)
+    return (_printed_sweep if paper_scale() else _sweep)(ctx, algorithm, M, K, seeds)
+
+
+def _grid(instance, algorithm: str, M: int, K: int, etas, seeds: int, rng, s: Sizes) -> Sweep:
+    """:func:`run_sweep` on ``instance`` (the problem and its certified optimum) at sizes ``s``."""
+    problem, ref = instance
+    return run_sweep(
+        problem,
+        ref.value,
+        algorithm,
+        M=M,
+        K=K,
+        T=s.T,
+        etas=etas,
+        seeds=seeds,
+        rng=rng,
+        eval_every=s.eval_every,
+        engine=s.engine,
+    )
 
 
 @family(f"{PAPER}/fedac-experiments-sweep")
 def _sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
     """The tuning grid of ``algorithm`` at (M, K): every step size of :data:`ETAS`, ``seeds`` seeds."""
-    problem, ref = _problem(fam.profile)
     rng = np.random.default_rng(seed_for(f"{PAPER}/fedac-experiments:{algorithm}:{M}:{K}"))
-    return run_sweep(problem, ref.value, algorithm, M=M, K=K, T=T, etas=ETAS, seeds=seeds, rng=rng, eval_every=64)
+    return _grid(_problem(fam.profile), algorithm, M, K, ETAS, seeds, rng, STAND_IN_SIZES)
+
+
+@family(f"{PAPER}/fedac-experiments-sweep-printed")
+def _printed_sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
+    """The tuning grid of ``algorithm`` at (M, K) at the printed sizes: every printed step size, ``seeds`` seeds."""
+    return _grid(_printed_problem(fam.profile), algorithm, M, K, PRINTED_ETAS, seeds, fam.rng(), PRINTED_SIZES)
 
 
 def _seeds(ctx: Context) -> int:
@@ -75,8 +141,8 @@ def _seeds(ctx: Context) -> int:
     return 3
 
 
-def _best(ctx: Context, algorithm: str, K: int, M: int = M_MAIN) -> np.ndarray:
-    return sweep(ctx, algorithm, M, K, _seeds(ctx)).best()
+def _best(ctx: Context, algorithm: str, K: int, M: int | None = None) -> np.ndarray:
+    return sweep(ctx, algorithm, M or sizes().M, K, _seeds(ctx)).best()
 
 
 CONFIDENCE = 0.99
@@ -113,11 +179,11 @@ def ratio_evidence(
     return points.evidence(relation, bound=bound, witness={"interval rule": rule, **witness})
 
 
-def _tuned_table(ctx: Context, M: int = M_MAIN) -> dict:
+def _tuned_table(ctx: Context) -> dict:
     return {
-        f"{LABELS[a]}, K={K}": [float(v) for v in _best(ctx, a, K, M)]
+        f"{LABELS[a]}, K={K}": [float(v) for v in _best(ctx, a, K)]
         for a in ("fedac-i", "vanilla", "fedavg", "mb-sgd", "mb-ac-sgd")
-        for K in KS
+        for K in sizes().Ks
     }
 
 
@@ -201,7 +267,8 @@ def fig35(ctx: Context) -> Evidence:
 def vanilla_diverges(ctx: Context) -> Evidence:
     """The a9a-like stand-in (M = 128, T = 512, K = 64): the fewest, over the seeds, step sizes of the grid at
     which vanilla FedAc ends no better than x = 0 while FedAc-I ends below a tenth of F(0) - F*, against 1."""
-    van, fed = sweep(ctx, "vanilla", M_MAIN, 64, _seeds(ctx)), sweep(ctx, "fedac-i", M_MAIN, 64, _seeds(ctx))
+    M, etas = sizes().M, sizes().etas
+    van, fed = sweep(ctx, "vanilla", M, 64, _seeds(ctx)), sweep(ctx, "fedac-i", M, 64, _seeds(ctx))
     start = van.gap[0, 0, 0]
     failed = van.gap[:, :, -1] >= start  # (eta, seed)
     converged = fed.gap[:, :, -1] < start / 10
@@ -212,10 +279,10 @@ def vanilla_diverges(ctx: Context) -> Evidence:
         bound=1.0,
         relation=">=",
         witness={
-            "step sizes (every seed)": ETAS[both].tolist(),
+            "step sizes (every seed)": etas[both].tolist(),
             "F(0) - F*": float(start),
-            "vanilla final suboptimality (seed 0)": dict(zip(ETAS.tolist(), van.gap[:, 0, -1].tolist())),
-            "FedAc-I final suboptimality (seed 0)": dict(zip(ETAS.tolist(), fed.gap[:, 0, -1].tolist())),
+            "vanilla final suboptimality (seed 0)": dict(zip(etas.tolist(), van.gap[:, 0, -1].tolist())),
+            "FedAc-I final suboptimality (seed 0)": dict(zip(etas.tolist(), fed.gap[:, 0, -1].tolist())),
         },
     )
 
@@ -233,7 +300,7 @@ def fig31_k1(ctx: Context) -> Evidence:
     """The a9a-like stand-in at K = 1, M in {32, 64, 128}: per seed the fitted log-log slope of the tuned best
     suboptimality against M; |mean slope + 1| with the range of |.| over the simultaneous 99% Student-t interval of
     the mean, against 0.25."""
-    Ms = np.array([32, 64, 128])
+    Ms = np.array(sizes().Ms)
     deviations, witness = [], {}
     for a in ("fedac-i", "fedavg"):
         best = np.array([_best(ctx, a, 1, int(M)) for M in Ms])  # (3, seeds)
@@ -247,13 +314,14 @@ def _draw_curves(path, ctx: Context) -> None:
     """Suboptimality against rounds for the five methods (best step size each, seed 0), K = 8 and K = 64."""
     fig, axes = plotting.figure(1, 2, width=3.4, height=2.8)
     colors = {"fedac-i": "C3", "vanilla": "C1", "fedavg": "C0", "mb-sgd": "C2", "mb-ac-sgd": "C4"}
+    s = sizes()
     for ax, K in zip(axes, (8, 64)):
         for a, color in colors.items():
-            sw = sweep(ctx, a, M_MAIN, K, _seeds(ctx))
+            sw = sweep(ctx, a, s.M, K, _seeds(ctx))
             i = int(np.argmin(sw.gap[:, 0, :].min(axis=1)))
-            ax.plot(sw.rounds_at, sw.gap[i, 0], color=color, label=f"{LABELS[a]} (η = {ETAS[i]:g})")
+            ax.plot(sw.rounds_at, sw.gap[i, 0], color=color, label=f"{LABELS[a]} (η = {s.etas[i]:g})")
         ax.set(yscale="log", xlabel="round r", ylabel="F(x) − F*")
-        ax.set_title(f"a9a-like, M = {M_MAIN}, K = {K}, T = {T}", fontsize=8)
+        ax.set_title(f"a9a-like, M = {s.M}, K = {K}, T = {s.T}", fontsize=8)
         ax.legend(fontsize=6)
     plotting.save(fig, path)
 
@@ -261,16 +329,16 @@ def _draw_curves(path, ctx: Context) -> None:
 PRINTED_ROUNDS = {"fedac-i": 32, "mb-ac-sgd": 128, "mb-sgd": 1024, "fedavg": 4096}  # section 3.7.2, M = 8192
 
 
-def rounds_to_target(ctx: Context, algorithm: str, target: np.ndarray, M: int = M_MAIN) -> np.ndarray:
+def rounds_to_target(ctx: Context, algorithm: str, target: np.ndarray, M: int | None = None) -> np.ndarray:
     """Per seed, the fewest rounds R = T/K over the K grid at which the tuned algorithm reaches ``target``."""
     out = np.full(target.shape, np.inf)
-    for K in KS:
+    for K in sizes().Ks:
         reached = _best(ctx, algorithm, K, M) <= target
-        out = np.where(reached, np.minimum(out, T // K), out)
+        out = np.where(reached, np.minimum(out, sizes().T // K), out)
     return out
 
 
-def _target(ctx: Context, M: int = M_MAIN) -> np.ndarray:
+def _target(ctx: Context, M: int | None = None) -> np.ndarray:
     """Twice what fully synchronized FedAvg (K = 1) attains with the whole budget, per seed (the printed 1e-3 is
     below every algorithm's reach at this scale)."""
     return 2 * _best(ctx, "fedavg", 1, M)
@@ -295,7 +363,9 @@ def fig32_rounds(ctx: Context) -> Evidence:
     ctx.draw(_draw_rounds, ctx)
     target = _target(ctx)
     rounds = {a: rounds_to_target(ctx, a, target) for a in PRINTED_ROUNDS}
-    return rounds_evidence(rounds, itertools.pairwise(PRINTED_ROUNDS), target, PRINTED_ROUNDS, "printed (M = 8192)")
+    return rounds_evidence(
+        rounds, itertools.pairwise(PRINTED_ROUNDS), target, PRINTED_ROUNDS, "printed (M = 8192)", sizes().T
+    )
 
 
 def rounds_evidence(
@@ -339,12 +409,12 @@ def rounds_evidence(
 def _draw_rounds(path, ctx: Context) -> None:
     """Rounds to target against M for the four methods of Figure 3.2 (seed 0; missing: never reached)."""
     fig, ax = plotting.figure(1, 1, width=3.6, height=2.8)
-    Ms = (32, 64, 128)
+    Ms = sizes().Ms
     for a, marker in zip(PRINTED_ROUNDS, ("o", "s", "^", "v")):
         values = [float(rounds_to_target(ctx, a, _target(ctx, M), M)[0]) for M in Ms]
         ax.plot(Ms, values, marker=marker, label=LABELS[a])
     ax.set(xscale="log", yscale="log", xlabel="clients M", ylabel="rounds to target")
-    ax.set_title(f"a9a-like, T = {T}, target = 2 × FedAvg(K = 1)", fontsize=8)
+    ax.set_title(f"a9a-like, T = {sizes().T}, target = 2 × FedAvg(K = 1)", fontsize=8)
     ax.set_xticks(Ms)
     ax.xaxis.set_major_formatter(plotting.matplotlib.ticker.ScalarFormatter())
     ax.xaxis.set_minor_formatter(plotting.matplotlib.ticker.NullFormatter())
@@ -355,13 +425,23 @@ def _draw_rounds(path, ctx: Context) -> None:
 OUTSIDE = np.array([1e-4, 3e-4, 30.0, 100.0])
 
 
+def _outside_etas(algorithm: str) -> np.ndarray:
+    """:data:`OUTSIDE`, less those above 1/mu for the FedAc family (mu = lambda)."""
+    return OUTSIDE if algorithm in ("fedavg", "mb-sgd") else OUTSIDE[OUTSIDE * L2 <= 1]
+
+
 @family(f"{PAPER}/fedac-experiments-outside")
 def _outside(fam: Family, algorithm: str, K: int) -> Sweep:
     """The same grid point with step sizes just outside [0.001, 10] (those above 1/mu excluded for FedAc)."""
-    problem, ref = _problem(fam.profile)
-    etas = OUTSIDE if algorithm in ("fedavg", "mb-sgd") else OUTSIDE[OUTSIDE * problem.l2 <= 1]
-    rng = fam.rng()
-    return run_sweep(problem, ref.value, algorithm, M=M_MAIN, K=K, T=T, etas=etas, seeds=3, rng=rng, eval_every=64)
+    etas = _outside_etas(algorithm)
+    return _grid(_problem(fam.profile), algorithm, M_MAIN, K, etas, 3, fam.rng(), STAND_IN_SIZES)
+
+
+@family(f"{PAPER}/fedac-experiments-outside-printed")
+def _printed_outside(fam: Family, algorithm: str, K: int) -> Sweep:
+    """:func:`_outside` at the printed sizes."""
+    etas = _outside_etas(algorithm)
+    return _grid(_printed_problem(fam.profile), algorithm, PRINTED_SIZES.M, K, etas, 3, fam.rng(), PRINTED_SIZES)
 
 
 @claim(
@@ -377,13 +457,13 @@ def eta_range(ctx: Context) -> Evidence:
     """The a9a-like stand-in (M = 128, T = 512, K in {1, 8, 64}): log10 of the best suboptimality over the step
     sizes 1e-4, 3e-4, 30, 100 over the best inside the printed range, per algorithm and K, mean over the paired
     seeds with their range as interval, against 0."""
-    rows, where = [], {}
+    rows, where, s = [], {}, sizes()
     for a in ("fedac-i", "vanilla", "fedavg", "mb-sgd", "mb-ac-sgd"):
-        for K in KS:
+        for K in s.Ks:
             if K == 1 and a in ("vanilla", "mb-ac-sgd", "mb-sgd"):
                 continue  # identical to FedAc-I / FedAvg at K = 1
-            inside = sweep(ctx, a, M_MAIN, K, _seeds(ctx))
-            outside = _outside(ctx, a, K)
+            inside = sweep(ctx, a, s.M, K, _seeds(ctx))
+            outside = (_printed_outside if paper_scale() else _outside)(ctx, a, K)
             rows.append((f"{LABELS[a]}, K={K}", np.log10(outside.best() / inside.best())))
-            where[f"{LABELS[a]}, K={K}"] = float(ETAS[int(np.argmin(inside.gap.min(axis=(1, 2))))])
+            where[f"{LABELS[a]}, K={K}"] = float(s.etas[int(np.argmin(inside.gap.min(axis=(1, 2))))])
     return ratio_evidence(rows, ">=", 0.0, {"best step size inside (all seeds pooled)": where})

@@ -41,6 +41,14 @@ Numeric reading of the qualitative words, fixed before any run:
 
 The full profile only adds the client counts of the figures (M in {4, 8, 16, 32}); the claims use M = 8 in both
 profiles, so their verdicts do not depend on the profile.
+
+Paper scale (:func:`fedtheory.backends.paper_scale`, off by default): the same claims at the printed sizes, from
+their own settings (:data:`PRINTED`), families and seeds, on the JAX sweep engine: M = 2,048 (the client count of
+section 3.7.4's rounds example; M in {1,024, 2,048, 4,096, 8,192} in the figures), K in {1, 2, 4, ..., 256}, the
+printed step sizes (a9a: {0.001, 0.002, 0.005, ..., 10}; epsilon: {0.005, 0.01, 0.02, ..., 50}), the a9a-like set at
+a9a's n = 32,561 (F* by Newton from 0, the same certificate). The epsilon-like set keeps its stand-in data (n = 10,000,
+d = 64): epsilon's n = 400,000, d = 2,000 is beyond the reference solver (one Newton Hessian is 1.6e12 multiply-adds
+on the CPU). Off, every size, seed and number is the stand-in's above.
 """
 
 from __future__ import annotations
@@ -51,6 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fedtheory.backends import paper_scale
 from fedtheory.harness import plotting
 from fedtheory.harness.claims import Context, Evidence, claim, seed_for
 from fedtheory.harness.family import Family, family
@@ -58,7 +67,7 @@ from fedtheory.problems import LogisticRegression, a9a_like, epsilon_like
 from fedtheory.reference import logistic_optimum
 from fedtheory.sweeps.fedac import Sweep, run_sweep
 
-from .experiments import ETAS, LABELS, STAND_IN, ratio_evidence, rounds_evidence
+from .experiments import ETAS, LABELS, PRINTED_ETAS, STAND_IN, ratio_evidence, rounds_evidence
 
 PAPER = "yuan-thesis"
 T = 4096
@@ -80,6 +89,7 @@ class Setting:
     build: Callable[[], LogisticRegression]
     etas: tuple[float, ...]
     Ks: tuple[int, ...]
+    engine: str | None = None  # the sweep engine (None: fedtheory.backends.sweep_engine)
 
 
 def _a9a() -> LogisticRegression:
@@ -90,11 +100,35 @@ def _epsilon() -> LogisticRegression:
     return epsilon_like(np.random.default_rng(seed_for(f"{PAPER}/epsilon-like")), n=10000, dim=64, l2=1e-4)
 
 
+def _a9a_printed() -> LogisticRegression:
+    return a9a_like(np.random.default_rng(seed_for(f"{PAPER}/a9a-like-printed-n")), n=32561, l2=1e-2)
+
+
 A9A, EPSILON = "a9a-like-1e-2", "epsilon-like"
+PRINTED = {A9A: f"{A9A}-printed", EPSILON: f"{EPSILON}-printed"}
+"""Each setting's paper-scale counterpart (:func:`fedtheory.backends.paper_scale`)."""
+PRINTED_KS = tuple(2**k for k in range(9))
+PRINTED_M = 2048
+PRINTED_MS_FIGURE = (1024, 2048, 4096, 8192)
+EPSILON_PRINTED_ETAS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0)  # section 3.7.4
 SETTINGS = {
     A9A: Setting("a9a-like, λ = 1e-2", _a9a, tuple(ETAS), (1, 8, 64, 128)),
     EPSILON: Setting("epsilon-like, λ = 1e-4", _epsilon, tuple(5 * ETAS), (1, 4, 16, 64, 256)),
+    PRINTED[A9A]: Setting("a9a-like, λ = 1e-2, printed sizes", _a9a_printed, tuple(PRINTED_ETAS), PRINTED_KS, "jax"),
+    PRINTED[EPSILON]: Setting(
+        "epsilon-like, λ = 1e-4, printed M, K, η", _epsilon, EPSILON_PRINTED_ETAS, PRINTED_KS, "jax"
+    ),
 }
+
+
+def scaled(name: str) -> str:
+    """Setting ``name``, or its paper-scale counterpart at paper scale."""
+    return PRINTED[name] if paper_scale() and name in PRINTED else name
+
+
+def m_main() -> int:
+    """The claims' client count: :data:`M_MAIN`, or :data:`PRINTED_M` at paper scale."""
+    return PRINTED_M if paper_scale() else M_MAIN
 
 
 @family(f"{PAPER}/fedac-experiments-setting")
@@ -112,7 +146,7 @@ def sweep(ctx: Context, name: str, algorithm: str, M: int, K: int) -> Sweep:
     shared (the rule of :func:`.experiments.sweep`, applied before the cache)."""
     if K == 1:
         algorithm = {"mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
-    return _sweep(ctx, name, algorithm, M, K)
+    return _sweep(ctx, scaled(name), algorithm, M, K)
 
 
 @family(f"{PAPER}/fedac-experiments")
@@ -120,13 +154,15 @@ def _sweep(fam: Family, name: str, algorithm: str, M: int, K: int) -> Sweep:
     """The tuning grid of ``algorithm`` at (M, K) on setting ``name``: its step sizes, :data:`SEEDS` seeds."""
     problem, f_star, _ = instance(fam.profile, name)
     rng = fam.rng()
-    etas = SETTINGS[name].etas
-    return run_sweep(problem, f_star, algorithm, M=M, K=K, T=T, etas=etas, seeds=SEEDS, rng=rng, eval_every=EVAL_EVERY)
+    etas, engine = SETTINGS[name].etas, SETTINGS[name].engine
+    return run_sweep(
+        problem, f_star, algorithm, M=M, K=K, T=T, etas=etas, seeds=SEEDS, rng=rng, eval_every=EVAL_EVERY, engine=engine
+    )
 
 
-def best(ctx: Context, name: str, algorithm: str, K: int, M: int = M_MAIN) -> np.ndarray:
-    """Per seed, the tuned best suboptimality (:meth:`Sweep.best`)."""
-    return sweep(ctx, name, algorithm, M, K).best()
+def best(ctx: Context, name: str, algorithm: str, K: int, M: int | None = None) -> np.ndarray:
+    """Per seed, the tuned best suboptimality (:meth:`Sweep.best`); ``M`` defaults to :func:`m_main`."""
+    return sweep(ctx, name, algorithm, M or m_main(), K).best()
 
 
 def _log(base: float, slow: np.ndarray, fast: np.ndarray) -> np.ndarray:
@@ -136,17 +172,16 @@ def _log(base: float, slow: np.ndarray, fast: np.ndarray) -> np.ndarray:
 
 def _witness(ctx: Context, name: str) -> dict:
     """The setting's constants and every tuned score (per seed) with its step size (seeds pooled)."""
-    problem, f_star, cert = instance(ctx, name)
-    tuned = {f"{LABELS[a]}, K={K}": best(ctx, name, a, K).tolist() for a in FOUR for K in SETTINGS[name].Ks}
+    problem, f_star, cert = instance(ctx, scaled(name))
+    setting, M = SETTINGS[scaled(name)], m_main()
+    tuned = {f"{LABELS[a]}, K={K}": best(ctx, name, a, K).tolist() for a in FOUR for K in setting.Ks}
     step = {
-        f"{LABELS[a]}, K={K}": float(
-            SETTINGS[name].etas[int(np.argmin(sweep(ctx, name, a, M_MAIN, K).gap.min(axis=(1, 2))))]
-        )
+        f"{LABELS[a]}, K={K}": float(setting.etas[int(np.argmin(sweep(ctx, name, a, M, K).gap.min(axis=(1, 2))))])
         for a in FOUR
-        for K in SETTINGS[name].Ks
+        for K in setting.Ks
     }
     return {
-        "setting": f"{SETTINGS[name].title}, n = {problem.n_samples}, d = {problem.dim}, M = {M_MAIN}, T = {T}",
+        "setting": f"{setting.title}, n = {problem.n_samples}, d = {problem.dim}, M = {M}, T = {T}",
         "kappa_est = L/lambda": problem.L / problem.l2,
         "F(0) - F*": float(problem.value(np.zeros(problem.dim))) - f_star,
         "F* certificate": cert,
@@ -362,16 +397,16 @@ def fig37_fedac(ctx: Context) -> Evidence:
 PRINTED_ROUNDS = {"fedac-i": 64, "mb-ac-sgd": 256, "mb-sgd": 4096, "fedavg": 4096}  # section 3.7.4, M = 2048
 
 
-def rounds_to_target(ctx: Context, name: str, algorithm: str, target: np.ndarray, M: int = M_MAIN) -> np.ndarray:
+def rounds_to_target(ctx: Context, name: str, algorithm: str, target: np.ndarray, M: int | None = None) -> np.ndarray:
     """Per seed, the fewest rounds R = T/K over the K grid at which the tuned algorithm reaches ``target`` (inf:
     never within T)."""
     out = np.full(target.shape, np.inf)
-    for K in SETTINGS[name].Ks:
+    for K in SETTINGS[scaled(name)].Ks:
         out = np.where(best(ctx, name, algorithm, K, M) <= target, np.minimum(out, T // K), out)
     return out
 
 
-def target(ctx: Context, name: str, M: int = M_MAIN) -> np.ndarray:
+def target(ctx: Context, name: str, M: int | None = None) -> np.ndarray:
     """Twice what fully synchronized FedAvg (K = 1) attains with the whole budget, per seed (the rule of
     :func:`.experiments._target`: the printed 1e-4 is an absolute level at M = 2048)."""
     return 2 * best(ctx, name, "fedavg", 1, M)
@@ -407,8 +442,9 @@ def _draw(path, ctx: Context, name: str) -> None:
     M = 8 (as Figures 3.2, 3.4, 3.7), against M at K = 1 and at the largest K (as Figures 3.1, 3.3, 3.6; dotted: 1/M,
     linear speedup), and for the epsilon-like set rounds to target against M (seed 0, markers shifted right per method
     so that equal counts stay visible, none where never reached; the example of section 3.7.4)."""
-    setting = SETTINGS[name]
-    Ks, Ms, Kmax = np.array(setting.Ks), np.array(MS_FIGURE), setting.Ks[-1]
+    setting = SETTINGS[scaled(name)]
+    Ks, Kmax = np.array(setting.Ks), setting.Ks[-1]
+    Ms = np.array(PRINTED_MS_FIGURE if paper_scale() else MS_FIGURE)
     fig, axes = plotting.figure(1, 3 if name == EPSILON else 2, width=3.0, height=3.4)
     styles = {"fedac-i": ("C3", "o"), "fedavg": ("C0", "s"), "mb-sgd": ("C2", "^"), "mb-ac-sgd": ("C4", "v")}
 
@@ -431,7 +467,7 @@ def _draw(path, ctx: Context, name: str) -> None:
     anchor = best(ctx, name, "fedavg", 1, int(Ms[0])).mean()
     axes[1].plot(Ms, anchor * Ms[0] / Ms, color="0.5", ls=":", lw=1)
     axes[0].set(xscale="log", yscale="log", xlabel="local steps K", ylabel="best F(x) − F*")
-    axes[0].set_title(f"M = {M_MAIN}, T = KR = {T}", fontsize=8)
+    axes[0].set_title(f"M = {m_main()}, T = KR = {T}", fontsize=8)
     axes[1].set(xscale="log", yscale="log", xlabel="clients M", ylabel="best F(x) − F*")
     axes[1].set_title(f"T = {T}; dotted: ∝ 1/M", fontsize=8)
     for ax in axes:
@@ -450,23 +486,34 @@ def _draw(path, ctx: Context, name: str) -> None:
 BELOW = (1e-4, 3e-4)  # step sizes just below the printed range [0.001, 10]
 
 
-@family(f"{PAPER}/fedac-experiments-below:{A9A}")
-def _below(fam: Family, algorithm: str, K: int) -> Sweep:
-    """FedAc-I's grid at a9a-like lambda = 1e-2, M = 8, with the step sizes of :data:`BELOW`."""
-    problem, f_star, _ = instance(fam.profile, A9A)
-    rng = fam.rng()
+def _below_grid(profile: str, name: str, algorithm: str, M: int, K: int, rng) -> Sweep:
+    """``algorithm``'s grid on setting ``name`` at (M, K) with the step sizes of :data:`BELOW`."""
+    problem, f_star, _ = instance(profile, name)
     return run_sweep(
         problem,
         f_star,
         algorithm,
-        M=M_MAIN,
+        M=M,
         K=K,
         T=T,
         etas=np.array(BELOW),
         seeds=SEEDS,
         rng=rng,
         eval_every=EVAL_EVERY,
+        engine=SETTINGS[name].engine,
     )
+
+
+@family(f"{PAPER}/fedac-experiments-below:{A9A}")
+def _below(fam: Family, algorithm: str, K: int) -> Sweep:
+    """FedAc-I's grid at a9a-like lambda = 1e-2, M = 8, with the step sizes of :data:`BELOW`."""
+    return _below_grid(fam.profile, A9A, algorithm, M_MAIN, K, fam.rng())
+
+
+@family(f"{PAPER}/fedac-experiments-below:{PRINTED[A9A]}")
+def _printed_below(fam: Family, algorithm: str, K: int) -> Sweep:
+    """:func:`_below` at the printed sizes."""
+    return _below_grid(fam.profile, PRINTED[A9A], algorithm, PRINTED_M, K, fam.rng())
 
 
 @claim(
@@ -483,8 +530,9 @@ def eta_range_lambda_1e2(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log10 of FedAc-I's best suboptimality at the step
     sizes 1e-4, 3e-4 over its best inside the printed range, per K, mean over the paired seeds with their range as
     interval, against 0."""
+    below = _printed_below if paper_scale() else _below
     rows = [
-        (f"FedAc-I, K={K}", np.log10(_below(ctx, "fedac-i", K).best() / best(ctx, A9A, "fedac-i", K)))
-        for K in SETTINGS[A9A].Ks
+        (f"FedAc-I, K={K}", np.log10(below(ctx, "fedac-i", K).best() / best(ctx, A9A, "fedac-i", K)))
+        for K in SETTINGS[scaled(A9A)].Ks
     ]
     return ratio_evidence(rows, ">=", 0.0, {"step sizes below the range": list(BELOW)})
