@@ -409,6 +409,8 @@ class Paper:
 
 
 PAPERS: dict[str, Paper] = {}
+_PAPER_PACKAGES: dict[str, str] = {}
+"""Paper key -> the module (a paper package's ``__init__``) that registered its record: where its claims are."""
 PAPER_KEY = re.compile(r"[A-Za-z0-9][\w.\-]*")
 
 
@@ -422,6 +424,7 @@ def paper(key: str, *, title: str, authors: str, venue: str) -> Paper:
     record = Paper(key, title, authors, venue)
     if PAPERS.setdefault(key, record) != record:
         raise InvalidParameterError("key", f"a paper key with one record (already {PAPERS[key]})", key)
+    _PAPER_PACKAGES.setdefault(key, sys._getframe(1).f_globals.get("__name__", "?"))
     return record
 
 
@@ -489,6 +492,15 @@ def _origin(func) -> tuple[str, str]:
 LOAD_ERRORS: list[str] = []
 """One line per claim plugin (entry point or claim module) that failed to load and was skipped."""
 _loaded = False
+"""Every claim is loaded (:func:`load_claims` without tokens)."""
+_entry_points_loaded = False
+_deferring = False
+"""While true, :func:`load_claim_modules` records a package in :data:`_PENDING` instead of importing its modules."""
+_PENDING: dict[str, list[str]] = {}
+"""Claim packages imported while deferring whose modules are not imported yet: package -> its ``__path__``."""
+_attempted: set[str] = set()
+"""Claim modules already imported (or tried: one that failed is not tried again, nor reported twice)."""
+_expanded: set[str] = set()
 
 
 def _load_plugin(name: str, load: Callable[[], object]) -> None:
@@ -505,31 +517,94 @@ def _load_plugin(name: str, load: Callable[[], object]) -> None:
         warnings.warn(line, ClaimPluginWarning, stacklevel=3)
 
 
+def _import_claim_module(name: str) -> None:
+    """Import the claim module ``name`` as a plugin of its own, once."""
+    if name not in _attempted:
+        _attempted.add(name)
+        _load_plugin(name, lambda: importlib.import_module(name))
+
+
 def load_claim_modules(package: str, path: Iterable[str]) -> None:
     """Import every module of a claim package (for its ``__init__``: ``load_claim_modules(__name__, __path__)``).
 
     Each module is a plugin of its own: one that fails to import, or registers a duplicate or malformed id, is skipped
-    with one line in :data:`LOAD_ERRORS` and the others still load.
+    with one line in :data:`LOAD_ERRORS` and the others still load. While :func:`load_claims` loads only the papers a
+    selection names, the modules are imported later, and only those of the papers selected.
     """
+    if _deferring:
+        _PENDING[package] = list(path)
+        return
     for module in pkgutil.iter_modules(path):
+        _import_claim_module(f"{package}.{module.name}")
+
+
+def _complete(package: str) -> None:
+    """Import the modules of ``package`` (and of its sub-packages) whose import was deferred."""
+    path = _PENDING.pop(package, None)
+    for module in pkgutil.iter_modules(path or ()):
         full = f"{package}.{module.name}"
-        _load_plugin(full, lambda full=full: importlib.import_module(full))
+        if full in _PENDING:
+            _complete(full)
+        else:
+            _import_claim_module(full)
 
 
-def load_claims() -> dict[str, Claim]:
-    """Import every claim package registered under the ``fedtheory.claims`` entry-point group (once), and the modules
-    named in the environment variable ``FEDTHEORY_CLAIMS`` (comma-separated module names: claims of your own without
-    packaging them; worker processes see them too).
-
-    A package that fails to load is skipped (:data:`LOAD_ERRORS` names it); the other claims are unaffected.
-    """
-    global _loaded
-    if not _loaded:
-        _loaded = True
+def _load_entry_points() -> None:
+    """Import the claim packages of the ``fedtheory.claims`` entry points and ``FEDTHEORY_CLAIMS`` (once)."""
+    global _entry_points_loaded
+    if not _entry_points_loaded:
+        _entry_points_loaded = True
         for ep in entry_points(group="fedtheory.claims"):
             _load_plugin(f"{ep.name} = {ep.value}", ep.load)
         for name in filter(None, (m.strip() for m in os.environ.get("FEDTHEORY_CLAIMS", "").split(","))):
             _load_plugin(name, lambda name=name: importlib.import_module(name))
+
+
+def _find_papers(keys: set[str]) -> None:
+    """Import deferred packages' sub-packages (their ``__init__`` only, deferring their modules) until every paper in
+    ``keys`` has its record, or none is left to look into."""
+    while keys - _PAPER_PACKAGES.keys():
+        todo = [p for p in _PENDING if p not in _expanded]
+        if not todo:
+            return
+        for package in todo:
+            _expanded.add(package)
+            for module in pkgutil.iter_modules(_PENDING[package]):
+                if module.ispkg:
+                    _import_claim_module(f"{package}.{module.name}")
+
+
+def load_claims(tokens: Iterable[str] | None = None) -> dict[str, Claim]:
+    """Import every claim package registered under the ``fedtheory.claims`` entry-point group (once), and the modules
+    named in the environment variable ``FEDTHEORY_CLAIMS`` (comma-separated module names: claims of your own without
+    packaging them; worker processes see them too).
+
+    With ``tokens`` (as :func:`select` takes them), only the packages of the papers they name are imported (found by
+    the package that registers each paper's record); every package when a paper's package cannot be found. The claims
+    the tokens select are then all registered, and possibly others.
+
+    A package that fails to load is skipped (:data:`LOAD_ERRORS` names it); the other claims are unaffected.
+    """
+    global _loaded, _deferring
+    if _loaded:
+        return REGISTRY
+    if tokens is None:
+        _loaded = True
+        _load_entry_points()
+        while _PENDING:
+            _complete(next(iter(_PENDING)))
+        return REGISTRY
+    keys = {t.strip().split("/")[0] for t in tokens if isinstance(t, str) and t.strip()}
+    _deferring = True
+    try:
+        _load_entry_points()
+        _find_papers(keys)
+    finally:
+        _deferring = False
+    if keys - _PAPER_PACKAGES.keys():
+        return load_claims()
+    for key in sorted(keys):
+        _complete(_PAPER_PACKAGES[key])
     return REGISTRY
 
 
@@ -541,28 +616,37 @@ def select(tokens: Iterable[str] = (), *, exact: bool = False) -> list[Claim]:
     ``paper/label:part`` that part and its sub-parts; a paper key may end in ``/`` (``paper/``). With
     ``exact=True`` a token selects only the claim whose id it is.
 
+    Only the claim packages of the papers the tokens name are imported (:func:`load_claims` with ``tokens``); a token
+    that selects nothing there is looked up again among every claim.
+
     Raises
     ------
     UnknownClaimError
         If a token selects nothing (the message suggests close ids).
     """
-    claims = load_claims()
     tokens = list(tokens)
+    claims = load_claims(tokens or None)  # only the papers the tokens name
     if not tokens:
         return sorted(claims.values(), key=lambda c: c.id)
     chosen: dict[str, Claim] = {}
     for token in tokens:
         if not isinstance(token, str) or not token.strip():
             raise UnknownClaimError(f"empty claim id or paper key: {token!r} (see `fedtheory list`)")
-        if exact:
-            hits = [claims[token]] if token in claims else []
-        else:
-            stem = token[:-1] if token.endswith("/") and "/" not in token[:-1] else token
-            hits = [c for cid, c in claims.items() if cid == stem or cid.startswith((stem + ":", stem + "/"))]
+        hits = _hits(claims, token, exact)
+        if not hits and not _loaded:  # registered by a package of another paper, or nowhere: look everywhere
+            hits = _hits(load_claims(), token, exact)
         if not hits:
             raise UnknownClaimError(f"unknown claim id{'' if exact else ' or paper key'}: {token!r}{_suggest(token)}")
         chosen.update((c.id, c) for c in hits)
     return sorted(chosen.values(), key=lambda c: c.id)
+
+
+def _hits(claims: dict[str, Claim], token: str, exact: bool) -> list[Claim]:
+    """The claims ``token`` selects among ``claims`` (:func:`select`)."""
+    if exact:
+        return [claims[token]] if token in claims else []
+    stem = token[:-1] if token.endswith("/") and "/" not in token[:-1] else token
+    return [c for cid, c in claims.items() if cid == stem or cid.startswith((stem + ":", stem + "/"))]
 
 
 def _suggest(token: str) -> str:

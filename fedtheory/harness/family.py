@@ -15,7 +15,11 @@ family's name, so a claim's numbers do not depend on which claims ran before it,
         runs = thm_1_runs(ctx, 10.0)          # computed at the first read, cached for the other claims
         ...
 
-Names are unique (two families with one name would share a seed); a family's arguments must be hashable.
+Names are unique (two families with one name would share a seed); a family's arguments must be hashable, and their
+``repr`` must say what they are (it is part of the key of the cache on disk).
+
+With a cache directory active (:func:`fedtheory.harness.cache.run_cache`), processes share what they computed: the
+first to read a family computes it, the others read its result from disk (:mod:`fedtheory.harness.cache`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError
+from .cache import cache_dir, cache_key, through_disk
 from .claims import PROFILES, Context, seed_for
 
 FAMILIES: dict[str, str] = {}
@@ -63,8 +68,8 @@ class Family:
 def family(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Make ``func(fam, *args)`` a family named ``name``, read as ``func(ctx, *args)`` from a claim.
 
-    The result is cached per ``(profile, *args)``; ``ctx`` is a :class:`~fedtheory.harness.claims.Context` or a
-    profile name.
+    The result is cached per ``(profile, *args)`` in the process, and on disk for the other processes of the run when
+    a cache directory is active; ``ctx`` is a :class:`~fedtheory.harness.claims.Context` or a profile name.
     """
     if not isinstance(name, str) or not name:
         raise InvalidParameterError("name", "a non-empty family name (e.g. 'my-paper/thm-1-runs')", name)
@@ -75,9 +80,15 @@ def family(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         if known != where:
             raise InvalidParameterError("name", f"a family name not already used (by {known})", name)
 
+        package = (func.__module__ or "__main__").split(".")[0]  # whose sources the key covers
+
         @functools.cache
         def compute(profile: str, *args):
-            return func(Family(name, profile, args), *args)
+            folder = cache_dir()
+            if folder is None:
+                return func(Family(name, profile, args), *args)
+            key = cache_key(name, profile, args, package)
+            return through_disk(folder, key, lambda: func(Family(name, profile, args), *args))
 
         @functools.wraps(func)
         def read(ctx: Context | str, *args):
