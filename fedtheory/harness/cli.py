@@ -8,7 +8,9 @@ after Ctrl-C and 143 after SIGTERM (finished claims are kept).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import signal
@@ -21,9 +23,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from .. import backends
 from ..errors import ClaimPluginWarning, FedtheoryError, UnknownClaimError
 from . import diff, html_report, report
+from .cache import run_cache
 from .claims import LOAD_ERRORS, PAPERS, PROFILES, SCOPES, figure_file, select
+from .dask_runner import LOCAL
 from .journal import Journal
 from .runner import Interrupted, available_cores, run, run_claim
 
@@ -90,6 +95,39 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="DIR",
         help="also draw figures into DIR (the full profile draws them into ./figures)",
+    )
+    v.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run claims as Dask tasks on the scheduler at ADDRESS (tcp://host:8786), or 'local' for a LocalCluster "
+        "of --jobs workers",
+    )
+    v.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="keep the computations that claims share in DIR and reuse them in later runs of the same code and "
+        "choices (default: with several workers, a temporary folder for this run, so that no worker recomputes "
+        "another's)",
+    )
+    v.add_argument(
+        "--backend",
+        choices=backends.SWEEP_ENGINES,
+        default=None,
+        help="the engine of the stochastic step-size sweeps (default numpy; jax: float64, on a GPU when JAX sees one)",
+    )
+    v.add_argument(
+        "--kernels",
+        choices=backends.KERNELS,
+        default=None,
+        help="fused numba kernels for the hot recursions (default), or the numpy reference everywhere",
+    )
+    v.add_argument(
+        "--paper-scale",
+        action="store_true",
+        help="with --profile full: the experiments at the sizes the papers print, on a GPU that JAX sees "
+        "(sweeps on JAX)",
     )
     s = sub.add_parser("show", help="run one claim and show its statement, evidence and witness")
     s.add_argument("id", help="an exact claim id (see `fedtheory list`)")
@@ -196,7 +234,32 @@ def _list(args, out: Console, err: Console) -> int:
     return 0
 
 
+def _choose_backends(args) -> None:
+    """Apply --paper-scale, --backend and --kernels to this process (worker processes and Dask tasks inherit them);
+    nothing is changed when one of them cannot be used."""
+    if args.paper_scale:
+        if args.profile != "full":
+            raise UsageError(f"--paper-scale: only with --profile full (got --profile {args.profile})")
+        if args.backend == "numpy":
+            raise UsageError("--paper-scale runs the sweeps on JAX: leave out --backend numpy")
+        if not backends.gpu_available():
+            raise UsageError(
+                "--paper-scale needs a GPU that JAX can see, and none was found (JAX is not installed, or "
+                "jax.devices('gpu') is empty); nothing was run"
+            )
+    if (args.backend == "jax" or args.paper_scale) and importlib.util.find_spec("jax") is None:
+        raise UsageError("--backend jax needs JAX: pip install 'fedtheory[jax]'")
+    if args.kernels is not None:
+        backends.set_kernels(args.kernels)
+    if args.paper_scale:
+        backends.set_paper_scale(True)
+        backends.set_sweep_engine("jax")
+    elif args.backend is not None:
+        backends.set_sweep_engine(args.backend)
+
+
 def _verify(args, out: Console, err: Console) -> int:
+    _choose_backends(args)
     report_dir = _folder("--report-dir", args.report_dir)
     json_path = _file("--json", args.json) if args.json is not None else report_dir / "verify.json"
     figures_text = args.figures if args.figures is not None else ("figures" if args.profile == "full" else None)
@@ -205,15 +268,26 @@ def _verify(args, out: Console, err: Console) -> int:
         raise UsageError("--exact: give the exact claim ids to run (without ids it would run every claim)")
     claims = select(args.targets, exact=args.exact)
     _warn_skipped_plugins()
-    jobs = _cap_jobs(args.jobs)
+    jobs = _cap_jobs(args.jobs) if args.dask in (None, LOCAL) else args.jobs  # a cluster has workers of its own
     start = time.perf_counter()
-    with Journal(report_dir / JOURNAL, profile=args.profile, figures_dir=figures, resume=args.resume) as journal:
+    shared = args.cache is not None or args.dask == LOCAL or (args.dask is None and jobs > 1)
+    cache = run_cache(_folder("--cache", args.cache) if args.cache is not None else None)
+    with (
+        cache if shared else contextlib.nullcontext(),
+        Journal(report_dir / JOURNAL, profile=args.profile, figures_dir=figures, resume=args.resume) as journal,
+    ):
         if args.resume:
             _say(journal.resume_note)
         todo = [c for c in claims if c.id not in journal.finished]
         try:
             fresh = run(
-                todo, profile=args.profile, jobs=jobs, figures_dir=figures, console=err, on_result=journal.record
+                todo,
+                profile=args.profile,
+                jobs=jobs,
+                figures_dir=figures,
+                console=err,
+                on_result=journal.record,
+                dask=args.dask,
             )
         except Interrupted as stop:
             done = len(claims) - len(todo) + len(stop.results)

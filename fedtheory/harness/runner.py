@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from threadpoolctl import threadpool_limits
 
 from ..errors import InvalidEvidenceError
-from .claims import Claim, Context, judge, load_claims, seed_for
+from .claims import REGISTRY, Claim, Context, judge, load_claims, seed_for
 from .report import Result, jsonable
 
 MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
@@ -140,7 +140,10 @@ def _worker_init() -> None:
 
 
 def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
-    return run_claim(load_claims()[claim_id], profile, figures_dir)
+    """Run the claim ``claim_id`` in a worker: a forked one has it registered already, another (spawned, on a Dask
+    cluster) imports only the package of its paper."""
+    claim = REGISTRY.get(claim_id) or load_claims([claim_id])[claim_id]
+    return run_claim(claim, profile, figures_dir)
 
 
 @contextlib.contextmanager
@@ -250,19 +253,27 @@ def run(
     console: Console | None = None,
     on_result: Callable[[Result], None] | None = None,
     label: str = "verify",
+    dask: str | None = None,
 ) -> list[Result]:
-    """Run ``claims`` (in ``jobs`` worker processes) with progress; results in claim order.
+    """Run ``claims`` (in ``jobs`` worker processes, or as Dask tasks) with progress; results in claim order.
 
     Parameters
     ----------
     on_result : callable, optional
         Called in the main process with each result as it finishes
         (e.g. :meth:`fedtheory.harness.journal.Journal.record`).
+    dask : str, optional
+        Run each claim as a task on the Dask scheduler at this address (``tcp://host:8786``), or on a new
+        LocalCluster of ``jobs`` worker processes for ``"local"`` (:func:`fedtheory.harness.dask_runner.run_on_dask`).
+        Every number is the one ``jobs=1`` computes.
 
     Raises
     ------
     Interrupted
-        On SIGINT or SIGTERM, after the workers are stopped; it carries the finished results.
+        On SIGINT or SIGTERM, after the workers are stopped (the Dask tasks cancelled); it carries the finished
+        results.
+    fedtheory.harness.dask_runner.DaskError
+        If ``dask`` is given and dask.distributed is not installed or the scheduler cannot be reached.
     """
     console = console or Console(stderr=True, emoji=False)
     results: dict[str, Result] = {}
@@ -275,8 +286,23 @@ def run(
 
     try:
         with _stop_on_signals():
-            if jobs <= 1 or len(claims) <= 1:
-                with display(console, len(claims), label) as progress:
+            if dask is not None:
+                from .dask_runner import run_on_dask
+
+                run_on_dask(
+                    claims,
+                    address=dask,
+                    profile=profile,
+                    figures_dir=figures_dir,
+                    jobs=jobs,
+                    finished=finished,
+                    progress=display(console, len(claims), label),
+                    run_claim=run_claim,
+                    blas_environ=dict.fromkeys(BLAS_THREADS_VARIABLES, "1"),
+                )
+            elif jobs <= 1 or len(claims) <= 1:
+                # one BLAS thread, as in every worker: a claim's numbers never depend on how many jobs ran it
+                with display(console, len(claims), label) as progress, threadpool_limits(limits=1):
                     for c in claims:
                         finished(run_claim(c, profile, figures_dir))
                         progress.advance(c.id)
