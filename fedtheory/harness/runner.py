@@ -139,7 +139,7 @@ def _worker_init() -> None:
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM))  # 1 = PR_SET_PDEATHSIG
 
 
-def _run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
+def run_by_id(claim_id: str, profile: str, figures_dir: Path | None) -> Result:
     """Run the claim ``claim_id`` in a worker: a forked one has it registered already, another (spawned, on a Dask
     cluster) imports only the package of its paper."""
     claim = REGISTRY.get(claim_id) or load_claims([claim_id])[claim_id]
@@ -430,7 +430,7 @@ def _worker_loop(conn, profile: str, figures_dir: Path | None) -> None:
             claim_id = conn.recv()
         except EOFError:  # the parent is gone
             return
-        conn.send(_run_by_id(claim_id, profile, figures_dir))
+        conn.send(run_by_id(claim_id, profile, figures_dir))
 
 
 def _died(claim: Claim, profile: str, exitcode: int | None) -> Result:

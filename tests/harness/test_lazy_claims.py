@@ -106,8 +106,8 @@ def test_a_claim_outside_its_papers_package_and_an_unknown_id_load_everything(fr
 
 def test_a_worker_given_a_claim_id_imports_only_its_paper(fresh):
     out = fresh("""
-        from fedtheory.harness.runner import _run_by_id
-        result = _run_by_id("lazy-good/thm-1", "quick", None)
+        from fedtheory.harness.runner import run_by_id
+        result = run_by_id("lazy-good/thm-1", "quick", None)
         print(json.dumps({"verdict": result.verdict, **state()}))
     """)
     assert out["verdict"] == "holds"
