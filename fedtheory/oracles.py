@@ -5,15 +5,22 @@ returns one stochastic gradient per row, independent across replicas, clients an
 of them with one numpy call. Additive oracles realise ``f(x; xi) = F_m(x) + <xi, x>``, the noise
 model of every iterate-bias instance of the thesis (section 2.2), and expose the noise covariance
 ``cov`` that the exact moment engine uses.
+
+``ExactGradient``, the additive oracles and ``Minibatch`` also evaluate a listed subset of the clients:
+``oracle.on_clients(clients, n_clients)`` (client indices ``(S, P)``) is the oracle ``(x, rng) -> gradients`` at
+those clients' points ``(S, P, d)`` whose value is the listed rows of a call at all ``n_clients`` clients' points:
+it draws exactly what that call draws (same shapes, same generator state after) and evaluates only the listed
+clients where the problem can (``oracle.client_subsets``: its ``client_grad``/``sample_grad`` takes ``clients=``, or
+its clients are identical). Partially participating algorithms use it to compute the sampled clients only.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import finite_array, generator, positive, positive_int, psd_matrices
+from ._validate import finite_array, generator, integer_array, positive, positive_int, psd_matrices
 from .errors import InvalidParameterError
-from .problems.base import Problem
+from .problems.base import Problem, takes_clients
 
 
 class Oracle:
@@ -57,6 +64,18 @@ class ExactGradient(Oracle):
     def __call__(self, x, rng=None) -> np.ndarray:
         return self.problem.client_grad(x)
 
+    @property
+    def client_subsets(self) -> bool:
+        """Whether :meth:`on_clients` evaluates the listed clients only (identical clients, or a problem whose
+        ``client_grad`` takes ``clients=``)."""
+        return _subset_gradients(self.problem)
+
+    def on_clients(self, clients, n_clients: int | None = None):
+        """The oracle ``(x, rng=None) -> grad F_k`` at the points ``x (..., P, d)`` of the listed clients ``clients
+        (..., P)`` (of ``n_clients``, default the problem's; no draws)."""
+        clients, _ = _subset(self, clients, n_clients, draws=False)
+        return lambda x, rng=None: _client_subset_grad(self.problem, x, clients)
+
 
 class _Additive(Oracle):
     """``grad F_m(x) + xi`` with zero-mean ``xi`` of covariance ``cov``."""
@@ -70,6 +89,25 @@ class _Additive(Oracle):
         rng = generator("rng", rng)
         g = self.problem.client_grad(x)
         return g + self.noise(g.shape, rng)
+
+    @property
+    def client_subsets(self) -> bool:
+        """Whether :meth:`on_clients` evaluates the listed clients only (as :attr:`ExactGradient.client_subsets`)."""
+        return _subset_gradients(self.problem)
+
+    def on_clients(self, clients, n_clients: int | None = None):
+        """The oracle ``(x, rng)`` at the points ``x (..., P, d)`` of the listed clients ``clients (..., P)``: the rows
+        ``clients`` of a call at all ``n_clients`` clients' points (default: the problem's clients). The noise of
+        every client is drawn, the listed clients' is added."""
+        clients, N = _subset(self, clients, n_clients)
+        rows = clients[..., None]
+
+        def call(x, rng):
+            rng = generator("rng", rng)
+            g = _client_subset_grad(self.problem, x, clients)
+            return g + np.take_along_axis(self.noise((*clients.shape[:-1], N, g.shape[-1]), rng), rows, axis=-2)
+
+        return call
 
     @property
     def sigma(self) -> float:
@@ -152,6 +190,64 @@ class Minibatch(Oracle):
         x = self.problem.check_client_points(x)
         idx = rng.integers(0, self.problem.n_samples, size=(*x.shape[:-1], self.batch_size))
         return self.problem.sample_grad(x, idx)
+
+    @property
+    def client_subsets(self) -> bool:
+        """Whether :meth:`on_clients` evaluates the listed clients only (identical clients, or a problem whose
+        ``sample_grad`` takes ``clients=``)."""
+        return self.problem.n_clients is None or takes_clients(self.problem.sample_grad)
+
+    def on_clients(self, clients, n_clients: int | None = None):
+        """The oracle ``(x, rng)`` at the points ``x (..., P, d)`` of the listed clients ``clients (..., P)``: the rows
+        ``clients`` of a call at all ``n_clients`` clients' points (default: the problem's clients). Every client's
+        indices are drawn, the listed clients' are used."""
+        clients, N = _subset(self, clients, n_clients)
+        rows, same = clients[..., None], self.problem.n_clients is None  # identical clients: one shared finite sum
+
+        def call(x, rng):
+            x, _ = self.problem.check_client_subset(x, clients)
+            idx = generator("rng", rng).integers(
+                0, self.problem.n_samples, size=(*clients.shape[:-1], N, self.batch_size)
+            )
+            idx = np.take_along_axis(idx, rows, axis=-2)
+            return self.problem.sample_grad(x, idx) if same else self.problem.sample_grad(x, idx, clients=clients)
+
+        return call
+
+
+def _subset(oracle, clients, n_clients: int | None, draws: bool = True) -> tuple[np.ndarray, int | None]:
+    """Checked client indices ``(..., P)`` and the number of clients ``N`` of the full call: ``n_clients``, the
+    problem's where it has distinct clients (``None`` only for identical clients and an oracle that draws nothing);
+    refuses an oracle whose problem cannot evaluate a subset of its clients."""
+    if not oracle.client_subsets:
+        raise InvalidParameterError(
+            "oracle",
+            "an oracle whose problem evaluates listed clients (client_subsets: client_grad/sample_grad "
+            "taking clients=)",
+            type(oracle.problem).__name__,
+        )
+    problem = oracle.problem
+    N = problem.n_clients if n_clients is None else positive_int("n_clients", n_clients)
+    if N is None and draws:
+        raise InvalidParameterError("n_clients", "the number of clients of the full call (identical clients)")
+    if N is not None:
+        problem.check_clients(N)
+    clients = integer_array("clients", clients, minimum=0)
+    if clients.ndim < 1 or (N is not None and np.any(clients >= N)):
+        raise InvalidParameterError("clients", f"an array (..., P) of client indices below n_clients = {N}", clients)
+    return clients, N
+
+
+def _subset_gradients(problem: Problem) -> bool:
+    """Whether ``problem.client_grad`` evaluates a listed subset of the clients (or the clients are identical)."""
+    return problem.n_clients is None or takes_clients(problem.client_grad)
+
+
+def _client_subset_grad(problem: Problem, x, clients: np.ndarray) -> np.ndarray:
+    """``grad F_k`` of the checked clients ``clients (..., P)`` at their points ``x (..., P, d)``."""
+    if problem.n_clients is None:  # identical clients: every row is the same function
+        return problem.client_grad(problem.check_client_subset(x, clients)[0])
+    return problem.client_grad(x, clients=clients)
 
 
 def check_replicated(name: str, x0, dim: int, S: int) -> np.ndarray:

@@ -3,10 +3,12 @@ SCAFFOLD (option II) and q-FedAvg, one round per call.
 
 Every round samples ``participants`` of the ``N`` clients uniformly without replacement, independently per replica
 (:func:`fedtheory.algorithms.primal_dual.sample`: the sample is drawn first, so two methods given generators with one
-seed sample the same clients). Every client computes its local steps (one array operation for all of them) and the
-non-sampled ones are masked out of the server step. The server averages with data-size weights ``n_k / sum_{l in
-P} n_l`` over the sampled set ``P`` (``sizes``) or equal weights (``sizes=None``). Arrays are ``(S, N, d)``
-(replicas, clients, coordinates); server models are ``(S, d)``.
+seed sample the same clients). The local steps (one array operation for all the clients computed) run at the
+sampled clients only where the oracle evaluates a subset of the clients (``oracle.client_subsets``: it draws what a
+call at every client draws and uses the sampled clients' part); otherwise at every client, the non-sampled ones
+masked out of the server step. Both give the same round, to rounding. The server averages with data-size weights
+``n_k / sum_{l in P} n_l`` over the sampled set ``P`` (``sizes``) or equal weights (``sizes=None``). Arrays are
+``(S, N, d)`` (replicas, clients, coordinates); server models are ``(S, d)``.
 
 * FedAvg (McMahan et al. 2017): ``K`` steps ``w <- w - eta g_k(w)`` from the server model, then the weighted mean.
 * FedProx (Li et al. 2020): ``K`` steps on ``f_k(w) + (mu/2)||w - w^t||^2`` from ``w^t`` (an inexact local
@@ -28,6 +30,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,7 +39,7 @@ from ..errors import DivergenceError, InvalidParameterError
 from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
 from ..problems.base import Problem
-from .primal_dual import sample
+from .primal_dual import gather, sample, scatter, subset_oracle, working_set
 
 Q_VARIANTS = ("paper", "code")
 
@@ -96,18 +99,41 @@ def local_steps(w0, oracle: Oracle, eta: float, K: int, rng, *, anchor=None, mu=
     return w
 
 
-def _start(x: np.ndarray, params: ClientServerParams, oracle, rng):
-    """Checked oracle and generator, the sampled set ``(S, N)`` and the clients' start ``(S, N, d)``."""
+class Round(NamedTuple):
+    """A round's start: the generator, the sampled set ``mask`` ``(S, N)``, the clients ``(S, Q)`` whose local
+    steps are computed (:func:`~fedtheory.algorithms.primal_dual.working_set`), the oracle at their points ``at``
+    and their start ``w0`` ``(S, Q, d)``."""
+
+    rng: np.random.Generator | None
+    mask: np.ndarray
+    clients: np.ndarray
+    at: Callable
+    w0: np.ndarray
+
+    def full(self, local: np.ndarray) -> np.ndarray:
+        """The working set's values ``(S, Q, ...)`` as ``(S, N, ...)``, zero at the clients not computed, laid out in
+        memory as ``local`` (the server's sums add in the order of the memory layout: where the every-client
+        computation had the same layout, the round agrees with it to the last bit, otherwise to rounding)."""
+        S, N = self.mask.shape
+        return scatter(np.zeros_like(local, shape=(S, N, *local.shape[2:])), self.clients, local)
+
+
+def start_round(x: np.ndarray, N: int, participants: int, oracle, rng) -> Round:
+    """Check the oracle and generator, sample ``participants`` of the ``N`` clients per replica and start the
+    working set's local steps at the server models ``x`` ``(S, d)``."""
     oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
-    oracle.problem.check_clients(params.N)
+    oracle.problem.check_clients(N)
     S, d = x.shape
-    return oracle, rng, sample(S, params.N, params.participants, rng), np.broadcast_to(x[:, None, :], (S, params.N, d))
+    mask = sample(S, N, participants, rng)
+    clients = working_set(oracle, mask)
+    w0 = np.broadcast_to(x[:, None, :], (S, clients.shape[1], d))
+    return Round(rng, mask, clients, subset_oracle(oracle, clients, N), w0)
 
 
 def fedavg_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng) -> np.ndarray:
     """One FedAvg round from server models ``x`` ``(S, d)``; returns the new server models."""
-    oracle, rng, mask, w0 = _start(x, params, oracle, rng)
-    return aggregate(local_steps(w0, oracle, params.eta, params.K, rng), mask, params.weights)
+    r = start_round(x, params.N, params.participants, oracle, rng)
+    return aggregate(r.full(local_steps(r.w0, r.at, params.eta, params.K, r.rng)), r.mask, params.weights)
 
 
 def fedprox_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng, *, mu) -> np.ndarray:
@@ -116,8 +142,9 @@ def fedprox_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng
     mu = finite_array("mu", mu, ndim=(0, 1))
     if np.any(mu < 0) or (mu.ndim == 1 and mu.shape != (x.shape[0],)):
         raise InvalidParameterError("mu", f"values >= 0: a scalar or one per replica ({x.shape[0]},)", mu)
-    oracle, rng, mask, w0 = _start(x, params, oracle, rng)
-    return aggregate(local_steps(w0, oracle, params.eta, params.K, rng, anchor=x, mu=mu), mask, params.weights)
+    r = start_round(x, params.N, params.participants, oracle, rng)
+    local = local_steps(r.w0, r.at, params.eta, params.K, r.rng, anchor=x, mu=mu)
+    return aggregate(r.full(local), r.mask, params.weights)
 
 
 @dataclass
@@ -145,12 +172,13 @@ def scaffold_round(
     eta_g = positive("eta_g", eta_g)
     if state.c_i.shape[1] != params.N:
         raise InvalidParameterError("params", f"N = {state.c_i.shape[1]} clients as in the state", params.N)
-    oracle, rng, mask, w0 = _start(state.x, params, oracle, rng)
-    correction = state.c[:, None, :] - state.c_i
-    y = local_steps(w0, oracle, params.eta, params.K, rng, correction=correction)
+    r = start_round(state.x, params.N, params.participants, oracle, rng)
+    c_i = gather(state.c_i, r.clients)
+    correction = state.c[:, None, :] - c_i
+    y = local_steps(r.w0, r.at, params.eta, params.K, r.rng, correction=correction)
     c_plus = -correction + (state.x[:, None, :] - y) / (params.K * params.eta)
-    dc = np.where(mask[..., None], c_plus - state.c_i, 0.0)
-    x = state.x + eta_g * aggregate(y - state.x[:, None, :], mask, params.weights)
+    dc = np.where(r.mask[..., None], r.full(c_plus - c_i), 0.0)
+    x = state.x + eta_g * aggregate(r.full(y - state.x[:, None, :]), r.mask, params.weights)
     return ScaffoldState(x, state.c + dc.sum(axis=1) / params.N, state.c_i + dc, state.t + 1)
 
 
@@ -199,12 +227,14 @@ def qfedavg_round(
     L_q = 1.0 / params.eta if L_q is None else positive("L_q", L_q)
     if variant not in Q_VARIANTS:
         raise InvalidParameterError("variant", f"one of {Q_VARIANTS}", variant)
-    oracle, rng, mask, w0 = _start(x, params, oracle, rng)
+    r = start_round(x, params.N, params.participants, oracle, rng)
+    mask = r.mask
+    w0 = np.broadcast_to(x[:, None, :], (*mask.shape, x.shape[-1]))
     F = np.zeros(mask.shape)  # the sampled clients' values F_k(w^t) (S, N); the others are masked out below
     F[mask] = client_values(oracle.problem, w0, clients=np.nonzero(mask)[1].reshape(-1, params.participants)).ravel()
     if q > 0 and np.any(mask & (F <= 0)):
         raise InvalidParameterError("oracle", "a problem whose sampled clients have values F_k(w^t) > 0 (q > 0)")
-    step = x[:, None, :] - local_steps(w0, oracle, params.eta, params.K, rng)  # w^t - w̄_k
+    step = r.full(x[:, None, :] - local_steps(r.w0, r.at, params.eta, params.K, r.rng))  # w^t - w̄_k
     dw = L_q * step
     Fq = np.where(mask, np.abs(F) ** q, 0.0)  # F^0 = 1 even where F <= 0
     size = np.sum((step if variant == "code" else dw) ** 2, axis=-1)

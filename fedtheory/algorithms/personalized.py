@@ -3,7 +3,8 @@ order), pFedMe, Ditto, the personalised primal-dual method (first-order meta-ste
 Lagrangian), and the one-step fine-tune used to personalise a model.
 
 Sampling and server weights are those of :mod:`fedtheory.algorithms.client_server` (uniform without replacement per
-replica, data-size or equal weights); arrays are ``(S, N, d)``.
+replica, data-size or equal weights), and so is the local work: only the sampled clients' where the oracle evaluates
+a subset of the clients, with the draws of a call at every client; arrays are ``(S, N, d)``.
 
 * Per-FedAvg, first order (Fallah, Mokhtari, Ozdaglar 2020): ``K`` local steps from the server model, each ``v = w -
   alpha g(w)``, ``w <- w - beta g(v)``; then the weighted mean.
@@ -30,7 +31,7 @@ from ..errors import InvalidParameterError
 from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
 from . import primal_dual as pd
-from .client_server import ClientServerParams, aggregate
+from .client_server import ClientServerParams, aggregate, start_round
 from .client_server import local_steps as cs_local_steps
 
 
@@ -51,21 +52,15 @@ class PerFedAvgParams:
         ClientServerParams(self.beta, self.K, self.N, self.participants, self.sizes)  # the shared checks
 
 
-def _start(x: np.ndarray, N: int, participants: int, oracle, rng):
-    oracle, rng = check_oracle(oracle), generator("rng", rng, allow_none=True)
-    oracle.problem.check_clients(N)
-    S, d = x.shape
-    return oracle, rng, pd.sample(S, N, participants, rng), np.broadcast_to(x[:, None, :], (S, N, d))
-
-
 def per_fedavg_round(x: np.ndarray, oracle: Oracle, params: PerFedAvgParams, rng) -> np.ndarray:
     """One first-order Per-FedAvg round from server models ``x`` ``(S, d)``."""
-    oracle, rng, mask, w = _start(x, params.N, params.participants, oracle, rng)
+    r = start_round(x, params.N, params.participants, oracle, rng)
+    w = r.w0
     for _ in range(params.K):
-        v = w - params.alpha * oracle(w, rng)
-        w = w - params.beta * oracle(v, rng)
+        v = w - params.alpha * r.at(w, r.rng)
+        w = w - params.beta * r.at(v, r.rng)
     weights = ClientServerParams(params.beta, params.K, params.N, params.participants, params.sizes).weights
-    return aggregate(w, mask, weights)
+    return aggregate(r.full(w), r.mask, weights)
 
 
 def fine_tune(x: np.ndarray, oracle: Oracle, lr: float, rng) -> np.ndarray:
@@ -107,13 +102,18 @@ class PFedMeParams:
         ClientServerParams(self.eta, self.K, self.N, self.participants, self.sizes)
 
 
-def prox_quadratic(problem: FederatedQuadratic, w: np.ndarray, mu: float) -> np.ndarray:
+def prox_quadratic(problem: FederatedQuadratic, w: np.ndarray, mu: float, clients=None) -> np.ndarray:
     """``argmin_theta f_i(theta) + (mu/2)||theta - w_i||^2 = (A_i + mu I)^{-1}(b_i + mu w_i)`` for ``w`` ``(S, N, d)``
-    and ``f_i = theta'A_i theta/2 - b_i'theta``."""
+    and ``f_i = theta'A_i theta/2 - b_i'theta``; given client indices ``clients`` ``(S, P)``, client ``clients[s,
+    j]``'s at ``w[s, j]`` for ``w`` ``(S, P, d)``."""
     if not isinstance(problem, FederatedQuadratic):
         raise InvalidParameterError("problem", "a FederatedQuadratic for the closed-form inner solution")
-    H = problem.A + positive("mu", mu) * np.eye(problem.dim)
-    return np.linalg.solve(H, (problem.b + mu * np.asarray(w, dtype=float))[..., None])[..., 0]
+    A, b = problem.A, problem.b
+    if clients is not None and problem.n_clients is not None:
+        w, clients = problem.check_client_subset(w, clients)
+        A, b = A[clients], b[clients]
+    H = A + positive("mu", mu) * np.eye(problem.dim)
+    return np.linalg.solve(H, (b + mu * np.asarray(w, dtype=float))[..., None])[..., 0]
 
 
 def prox_steps(w: np.ndarray, oracle: Oracle, mu: float, inner_lr: float, K: int, rng) -> np.ndarray:
@@ -126,15 +126,16 @@ def prox_steps(w: np.ndarray, oracle: Oracle, mu: float, inner_lr: float, K: int
 
 def pfedme_round(x: np.ndarray, oracle: Oracle, params: PFedMeParams, rng) -> np.ndarray:
     """One pFedMe round from server models ``x`` ``(S, d)``."""
-    oracle, rng, mask, w = _start(x, params.N, params.participants, oracle, rng)
+    r = start_round(x, params.N, params.participants, oracle, rng)
+    w, subset = r.w0, None if r.clients.shape[1] == params.N else r.clients
     for _ in range(params.R):
         if params.exact:
-            theta = prox_quadratic(oracle.problem, w, params.mu)
+            theta = prox_quadratic(oracle.problem, w, params.mu, subset)
         else:
-            theta = prox_steps(w, oracle, params.mu, params.inner_lr, params.K, rng)
+            theta = prox_steps(w, r.at, params.mu, params.inner_lr, params.K, r.rng)
         w = w - params.eta * params.mu * (w - theta)
     weights = ClientServerParams(params.eta, params.K, params.N, params.participants, params.sizes).weights
-    return x + params.server_beta * (aggregate(w, mask, weights) - x)
+    return x + params.server_beta * (aggregate(r.full(w), r.mask, weights) - x)
 
 
 @dataclass(frozen=True)
@@ -169,14 +170,16 @@ def personalized_primal_dual_round(
     if N != params.N:
         raise InvalidParameterError("params", f"N = {N} devices as in the state", params.N)
     mask = pd.sample(S, N, params.participants, rng)
-    z, lam = state.z[:, None, :], state.lam[..., None]
-    w = np.broadcast_to(z, (S, N, d))
+    clients = pd.working_set(oracle, mask)
+    at = pd.subset_oracle(oracle, clients, N)
+    z, lam = state.z[:, None, :], pd.gather(state.lam, clients)[..., None]
+    w = np.broadcast_to(z, (S, clients.shape[1], d))
     for _ in range(params.K):
         v = w
         for _ in range(params.J):
-            v = v - params.alpha * (oracle(v, rng) + 2 * lam * (v - z))
-        w = w - params.beta * oracle(v, rng)
-    x = np.where(mask[..., None], w, state.x)
+            v = v - params.alpha * (at(v, rng) + 2 * lam * (v - z))
+        w = w - params.beta * at(v, rng)
+    x = np.where(mask[..., None], pd.scatter(state.x, clients, w), state.x)
     drift = np.sum((x - z) ** 2, axis=-1)
     lam_new = np.where(mask, np.clip(state.lam + params.alpha_lam * (drift - state.gamma), *params.lam_box), state.lam)
     gamma = np.where(mask, state.gamma + params.eta_gamma * state.lam, state.gamma)
@@ -239,9 +242,9 @@ def ditto_round(state: DittoState, oracle: Oracle, params: DittoParams, rng) -> 
     N = state.v.shape[1]
     if N != params.N:
         raise InvalidParameterError("params", f"N = {N} clients as in the state", params.N)
-    oracle, rng, mask, w0 = _start(state.w, N, params.participants, oracle, rng)
-    v = ditto_personal_steps(state.v, state.w, oracle, params.eta, params.lam, params.s, rng)
-    v = np.where(mask[..., None], v, state.v)
+    r = start_round(state.w, N, params.participants, oracle, rng)
+    v = ditto_personal_steps(pd.gather(state.v, r.clients), state.w, r.at, params.eta, params.lam, params.s, r.rng)
+    v = np.where(r.mask[..., None], pd.scatter(state.v, r.clients, v), state.v)
     weights = ClientServerParams(params.lr, params.K, N, params.participants, params.sizes).weights
-    w = aggregate(cs_local_steps(w0, oracle, params.lr, params.K, rng), mask, weights)
-    return DittoState(w, v, state.t + 1, mask)
+    w = aggregate(r.full(cs_local_steps(r.w0, r.at, params.lr, params.K, r.rng)), r.mask, weights)
+    return DittoState(w, v, state.t + 1, r.mask)

@@ -12,6 +12,9 @@ The problem ``min sum_i f_i(x_i)`` subject to ``||x_i - z||^2 <= gamma_i`` with 
 A local step is ``w <- w - beta (g_j(w) + 2 lam_j (w - z))`` with ``g_j`` the oracle's (stochastic) gradient; the
 exact local oracle solves the subproblem in closed form on quadratics. Devices outside ``P`` keep ``x_j`` and
 ``lam_j`` (``update="sampled"``), or every device updates and only ``P`` enters the server step (``update="all"``).
+With ``update="sampled"`` only the sampled devices' local steps are computed where the oracle evaluates a subset of
+the clients (``oracle.client_subsets``, :func:`working_set`): it draws what a call at every device draws and uses the
+sampled devices' part, so the result is the one of computing every device and keeping the sampled ones.
 A server step whose multipliers sum to zero raises :class:`~fedtheory.errors.ZeroMultiplierMassError`. Arrays are
 ``(S, N, d)`` (replicas, devices, coordinates); ``lam`` and ``gamma`` are ``(S, N)``.
 """
@@ -132,6 +135,39 @@ def local_steps(w0, z, lam, oracle: Oracle, beta: float, K: int, rng) -> np.ndar
     return w
 
 
+def working_set(oracle: Oracle, mask: np.ndarray, *, sampled_only: bool = True) -> np.ndarray:
+    """Indices ``(S, Q)`` of the clients whose local work a round computes, ascending per replica: the sampled ones
+    of ``mask`` ``(S, N)`` (``Q = P``) where ``sampled_only``, not every client is sampled and the oracle evaluates a
+    subset of the clients (``oracle.client_subsets``); otherwise every client (``Q = N``)."""
+    S, N = mask.shape
+    if sampled_only and not mask.all() and getattr(oracle, "client_subsets", False):
+        return np.nonzero(mask)[1].reshape(S, -1)
+    return np.broadcast_to(np.arange(N), (S, N))
+
+
+def subset_oracle(oracle: Oracle, clients: np.ndarray, N: int):
+    """The oracle ``(w, rng) -> gradients`` at the points ``(S, Q, d)`` of the working set ``clients`` ``(S, Q)``
+    (:func:`working_set`) of ``N`` clients: ``oracle`` itself for every client, ``oracle.on_clients`` for a subset."""
+    return oracle if clients.shape[1] == N else oracle.on_clients(clients, N)
+
+
+def gather(a: np.ndarray, clients: np.ndarray) -> np.ndarray:
+    """Rows ``clients`` ``(S, Q)`` of ``a`` ``(S, N, ...)``: ``(S, Q, ...)`` (``a`` itself for every client)."""
+    if clients.shape[1] == a.shape[1]:
+        return a
+    return np.take_along_axis(a, clients.reshape(clients.shape + (1,) * (a.ndim - 2)), axis=1)
+
+
+def scatter(base: np.ndarray, clients: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``base`` ``(S, N, ...)`` with rows ``clients`` ``(S, Q)`` replaced by ``values`` ``(S, Q, ...)`` (a new array;
+    ``values`` itself for every client)."""
+    if clients.shape[1] == base.shape[1]:
+        return values
+    out = np.array(base, dtype=float)  # a copy in the memory layout of base
+    np.put_along_axis(out, clients.reshape(clients.shape + (1,) * (base.ndim - 2)), values, axis=1)
+    return out
+
+
 def sample(S: int, N: int, participants: int, rng) -> np.ndarray:
     """``(S, N)`` mask of ``participants`` devices drawn uniformly without replacement per replica (all if ``= N``)."""
     if participants == N:
@@ -157,7 +193,7 @@ def round(state: PrimalDualState, oracle: Oracle, params: PrimalDualParams, rng)
     """One round of the method (see the module docstring); returns the new state."""
     oracle = check_oracle(oracle)
     rng = generator("rng", rng, allow_none=True)
-    S, N, _ = state.x.shape
+    S, N, d = state.x.shape
     if N != params.N:
         raise InvalidParameterError("params", f"N = {N} devices as in the state", params.N)
     mask = sample(S, N, params.participants, rng)
@@ -167,8 +203,11 @@ def round(state: PrimalDualState, oracle: Oracle, params: PrimalDualParams, rng)
             raise InvalidParameterError("exact", "a FederatedQuadratic problem for the exact local oracle")
         x_new = exact_local(oracle.problem, state.z, state.lam)
     else:
-        w0 = state.x if params.start == "warm" else np.broadcast_to(state.z[:, None, :], state.x.shape)
-        x_new = local_steps(w0, state.z, state.lam, oracle, params.beta, params.K, rng)
+        clients = working_set(oracle, mask, sampled_only=params.update == "sampled")
+        Q = clients.shape[1]
+        w0 = gather(state.x, clients) if params.start == "warm" else np.broadcast_to(state.z[:, None, :], (S, Q, d))
+        lam, at = gather(state.lam, clients), subset_oracle(oracle, clients, N)
+        x_new = scatter(state.x, clients, local_steps(w0, state.z, lam, at, params.beta, params.K, rng))
     x = np.where(active[..., None], x_new, state.x)
     drift = np.sum((x - state.z[:, None, :]) ** 2, axis=-1)
     lam_new = np.clip(state.lam + params.alpha * (drift - state.gamma), *params.lam_box)

@@ -3,10 +3,15 @@
 A problem is ``F(x) = (1/M) sum_m F_m(x)`` (thesis eq. (2.1)). Arrays put the coordinate axis last:
 ``value``/``grad`` take ``x`` of shape ``(..., d)``; ``client_grad`` takes ``(..., M, d)`` and evaluates
 client ``m``'s gradient at row ``m``. A problem with ``n_clients is None`` has identical clients
-(the homogeneous setting, Assumption 2.2) and accepts any ``M``.
+(the homogeneous setting, Assumption 2.2) and accepts any ``M``. A problem whose ``client_grad`` (or
+``sample_grad``) takes ``clients=`` (:func:`takes_clients`) also evaluates a listed subset of its clients: points
+``(..., P, d)`` with client indices ``(..., P)``, at the cost of those ``P`` clients only.
 """
 
 from __future__ import annotations
+
+import functools
+import inspect
 
 import numpy as np
 
@@ -86,6 +91,34 @@ class Problem:
         self.check_clients(arr.shape[-2])
         return arr
 
+    def check_client_subset(self, x, clients) -> tuple[np.ndarray, np.ndarray]:
+        """Check points ``x (..., P, d)`` of the listed clients ``clients (..., P)`` (one index per point, each below
+        ``n_clients``; any index ``>= 0`` with identical clients); returns both as arrays."""
+        arr = self.check_point(x)
+        clients = np.asarray(clients)
+        if clients.dtype != np.int64:  # int64 arrays (what sampling gives) skip the conversion: checked once per step
+            clients = integer_array("clients", clients)
+        top = np.iinfo(np.int64).max if self.n_clients is None else self.n_clients
+        if arr.ndim < 2 or clients.shape != arr.shape[:-1] or np.any((clients < 0) | (clients >= top)):
+            raise InvalidParameterError(
+                "clients",
+                f"client indices in [0, {self.n_clients}), one per point of shape {arr.shape[:-1]}",
+                f"shape {clients.shape}",
+            )
+        return arr, clients
+
+
+def takes_clients(method) -> bool:
+    """Whether a problem's evaluation ``method`` (``client_grad``, ``sample_grad``, ``client_values``) takes
+    ``clients=``: then it evaluates a listed subset of the clients only."""
+    return callable(method) and _takes_clients(getattr(method, "__func__", method))
+
+
+@functools.cache
+def _takes_clients(function) -> bool:
+    """:func:`takes_clients` of one function, read from its signature once."""
+    return "clients" in inspect.signature(function).parameters
+
 
 def finite_sum_data(features, responses, response_name: str) -> tuple[np.ndarray, np.ndarray]:
     """Validate one data set ``(n, d)`` / ``(n,)`` or one per client ``(M, n, d)`` / ``(M, n)``."""
@@ -96,13 +129,17 @@ def finite_sum_data(features, responses, response_name: str) -> tuple[np.ndarray
     return X, y
 
 
-def sample_rows(data: np.ndarray, n_clients: int | None, idx: np.ndarray) -> np.ndarray:
-    """Rows ``idx`` (shape (..., M, b)) of each client's data ``(M_data, n, ...)``: shape (..., M, b, ...).
+def sample_rows(data: np.ndarray, n_clients: int | None, idx: np.ndarray, clients=None) -> np.ndarray:
+    """Rows ``idx`` (shape (..., M, b)) of each client's data ``(M_data, n, ...)``: shape (..., M, b, ...); given
+    client indices ``clients`` (..., M), row ``m`` samples client ``clients[..., m]``'s data instead of client ``m``'s.
 
     With identical clients (``n_clients is None``) every client samples the one shared data set.
     """
     M = idx.shape[-2]
-    rows = np.arange(M)[:, None] if n_clients is not None else np.zeros((M, 1), dtype=int)
+    if n_clients is None:
+        rows = np.zeros((M, 1), dtype=int)
+    else:
+        rows = np.arange(M)[:, None] if clients is None else np.asarray(clients)[..., None]
     return data[rows, idx]
 
 

@@ -21,7 +21,7 @@ from scipy.special import log_softmax
 from .._validate import finite_array, generator, integer_array, positive, positive_int
 from ..errors import InvalidParameterError
 from ..oracles import Oracle
-from .base import Problem, class_labels, held_out_set
+from .base import Problem, class_labels, held_out_set, takes_clients
 
 
 class TanhNetwork(Problem):
@@ -155,15 +155,21 @@ class TanhNetwork(Problem):
         x = self.check_client_points(x)
         return self._loss_grad(x, self.features, self.labels, self._weights)[1]
 
-    def sample_grad(self, x, idx) -> np.ndarray:
-        """Mean gradient of client ``i``'s samples ``idx[..., i, :]`` (each ``< m_i``) at client points ``x``."""
-        x = self.check_client_points(x)
+    def sample_grad(self, x, idx, clients=None) -> np.ndarray:
+        """Mean gradient of client ``i``'s samples ``idx[..., i, :]`` (each ``< m_i``) at client points ``x``; given
+        client indices ``clients (..., P)``, row ``j`` is client ``clients[..., j]``'s, for points ``x (..., P, d)``
+        and samples ``idx (..., P, b)``."""
+        if clients is None:
+            x = self.check_client_points(x)
+            rows = np.arange(self.n_clients)[:, None]
+        else:
+            x, clients = self.check_client_subset(x, clients)
+            rows = clients[..., None]
         idx = integer_array("idx", idx, minimum=0)
-        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[:, None]):
+        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[rows]):
             raise InvalidParameterError(
                 "idx", f"indices of shape {(*x.shape[:-1], 'b')} below each client's size m_i", idx.shape
             )
-        rows = np.arange(self.n_clients)[:, None]
         weights = np.full(idx.shape, 1.0 / idx.shape[-1])
         return self._loss_grad(x, self.features[rows, idx], self.labels[rows, idx], weights)[1]
 
@@ -206,6 +212,31 @@ class ClientMinibatch(Oracle):
     def __call__(self, x, rng) -> np.ndarray:
         x = self.problem.check_client_points(x)
         return self.problem.sample_grad(x, self.indices(x.shape, rng))
+
+    @property
+    def client_subsets(self) -> bool:
+        """Whether :meth:`on_clients` evaluates the listed clients only (the problem's ``sample_grad`` takes
+        ``clients=``)."""
+        return takes_clients(self.problem.sample_grad)
+
+    def on_clients(self, clients, n_clients: int | None = None):
+        """The oracle ``(x, rng)`` at the points ``x (..., P, d)`` of the listed clients ``clients (..., P)``: the rows
+        ``clients`` of a call at every client's points (the indices of every client are drawn, the listed clients'
+        are used); ``n_clients``, if given, must be the problem's."""
+        if not self.client_subsets:
+            raise InvalidParameterError("oracle", "a problem whose sample_grad takes clients= (client_subsets)")
+        N = self.problem.n_clients
+        self.problem.check_clients(N if n_clients is None else n_clients)
+        clients = integer_array("clients", clients, minimum=0)
+        if clients.ndim < 1 or np.any(clients >= N):
+            raise InvalidParameterError("clients", f"an array (..., P) of client indices below {N}", clients)
+        rows = clients[..., None]
+
+        def call(x, rng):
+            idx = self.indices((*clients.shape[:-1], N, 1), rng)  # the shape of points at every client (d unused)
+            return self.problem.sample_grad(x, np.take_along_axis(idx, rows, axis=-2), clients=clients)
+
+        return call
 
 
 def label_skew_partition(

@@ -118,7 +118,14 @@ class FederatedQuadratic(Problem):
         x = self.check_point(x)
         return x @ self.A_mean.T - self.b_mean
 
-    def client_grad(self, x) -> np.ndarray:
+    def client_grad(self, x, clients=None) -> np.ndarray:
+        """``A_m x_m - b_m`` at client points ``x (..., M, d)``; given client indices ``clients (..., P)``, client
+        ``clients[..., j]``'s gradient at ``x[..., j, :]`` for points ``x (..., P, d)``: only the listed clients."""
+        if clients is not None:
+            x, clients = self.check_client_subset(x, clients)
+            if self.n_clients is None:
+                return x @ self.A[0].T - self.b[0]
+            return np.einsum("...mij,...mj->...mi", self.A[clients], x) - self.b[clients]
         x = self.check_client_points(x)
         if self.n_clients is None:
             return x @ self.A[0].T - self.b[0]

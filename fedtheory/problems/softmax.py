@@ -202,21 +202,31 @@ class SoftmaxRegression(Problem):
         data = -(picked[..., 0] @ self.weights[keep]) / self.n_clients
         return data + 0.5 * self.l2 * np.sum(x**2, axis=-1)
 
-    def client_grad(self, x) -> np.ndarray:
-        """``grad f_i(x_i)`` at client points ``x (..., m, d)``: every client's full finite sum."""
-        x = self.check_client_points(x)
-        return self._grad(x, self.features, self._onehot, self.weights)
+    def client_grad(self, x, clients=None) -> np.ndarray:
+        """``grad f_i(x_i)`` at client points ``x (..., m, d)``: every client's full finite sum; given client indices
+        ``clients (..., P)``, client ``clients[..., j]``'s at ``x[..., j, :]`` for points ``x (..., P, d)`` (only the
+        listed clients' data)."""
+        if clients is None:
+            x = self.check_client_points(x)
+            return self._grad(x, self.features, self._onehot, self.weights)
+        x, clients = self.check_client_subset(x, clients)
+        return self._grad(x, self.features[clients], self._onehot[clients], self.weights[clients])
 
-    def sample_grad(self, x, idx) -> np.ndarray:
+    def sample_grad(self, x, idx, clients=None) -> np.ndarray:
         """Gradient of client ``i``'s mean loss over its samples ``idx[..., i, :]`` (each ``< n_i``) plus the l2
-        term, at client points ``x (..., m, d)``."""
-        x = self.check_client_points(x)
+        term, at client points ``x (..., m, d)``; given client indices ``clients (..., P)``, row ``j`` is client
+        ``clients[..., j]``'s, for points ``x (..., P, d)`` and samples ``idx (..., P, b)``."""
+        if clients is None:
+            x = self.check_client_points(x)
+            rows = np.arange(self.n_clients)[:, None]
+        else:
+            x, clients = self.check_client_subset(x, clients)
+            rows = clients[..., None]
         idx = integer_array("idx", idx, minimum=0)
-        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[:, None]):
+        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[rows]):
             raise InvalidParameterError(
                 "idx", f"indices of shape {(*x.shape[:-1], 'b')} below each client's size n_i", idx.shape
             )
-        rows = np.arange(self.n_clients)[:, None]
         onehot = self.labels[rows, idx][..., None] == np.arange(self.n_classes)
         return self._grad(x, self.features[rows, idx], onehot, np.full(idx.shape, 1.0 / idx.shape[-1]))
 
