@@ -26,7 +26,7 @@ from functools import cache
 
 import numpy as np
 
-from . import backends, problems  # problems before oracles: importing fedtheory.oracles first is an import cycle
+from . import backends, problems
 from .oracles import Minibatch
 
 LOGISTIC, LEAST_SQUARES = 0, 1

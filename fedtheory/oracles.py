@@ -20,16 +20,7 @@ import numpy as np
 
 from ._validate import finite_array, generator, integer_array, positive, positive_int, psd_matrices
 from .errors import InvalidParameterError
-from .problems.base import Problem, takes_clients
-
-
-class Oracle:
-    """Base class; ``oracle(x, rng)`` returns stochastic gradients at client points ``x``."""
-
-    problem: Problem
-
-    def __call__(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+from .problems.base import Oracle, Problem, takes_clients  # Oracle lives there: problems define oracles too
 
 
 def check_oracle(oracle, name: str = "oracle") -> Oracle:

@@ -108,6 +108,17 @@ class Problem:
         return arr, clients
 
 
+class Oracle:
+    """Base class of stochastic gradient oracles (:mod:`fedtheory.oracles`); ``oracle(x, rng)`` returns stochastic
+    gradients at client points ``x``. Defined here, beside :class:`Problem`, because problems with their own sampling
+    (``fedtheory.problems.digits``) define oracles too: importing ``fedtheory.oracles`` first is then no cycle."""
+
+    problem: Problem
+
+    def __call__(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+
 def takes_clients(method) -> bool:
     """Whether a problem's evaluation ``method`` (``client_grad``, ``sample_grad``, ``client_values``) takes
     ``clients=``: then it evaluates a listed subset of the clients only."""

@@ -20,8 +20,7 @@ from scipy.special import log_softmax
 
 from .._validate import finite_array, generator, integer_array, positive, positive_int
 from ..errors import InvalidParameterError
-from ..oracles import Oracle
-from .base import Problem, class_labels, held_out_set, takes_clients
+from .base import Oracle, Problem, class_labels, held_out_set, takes_clients
 
 
 class TanhNetwork(Problem):
