@@ -191,3 +191,15 @@ def test_the_checker_can_fail():
     found = list(_imports_in("verifications.paper_a.rates", source))
     assert ("verifications.claims", "_private", 2) in found
     assert _paper(found[1][0]) == "paper_b"
+
+
+@pytest.mark.parametrize("module", ["fedtheory.oracles", "fedtheory.kernels", "fedtheory.problems.digits"])
+def test_a_module_imports_first_in_a_fresh_interpreter(module):
+    """The static graph above sees module-level cycles between modules, not those through a package's
+    ``__init__`` (``fedtheory.oracles`` -> ``fedtheory.problems`` -> ``.digits`` -> ``fedtheory.oracles`` was one):
+    importing the module first, in a new interpreter, is the check."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
