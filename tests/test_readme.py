@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL_AND_TEST = 'pip install -c requirements.lock -e ".[test]" && pytest'
-INSTALL_AND_VERIFY = "pip install -c requirements.lock -e . && fedtheory verify"
+INSTALL_AND_TEST = 'pip install -c requirements.lock -e ".[test]" && pytest -n auto --dist loadscope'
+INSTALL_AND_VERIFY = "pip install -c requirements.lock -e . && fedtheory verify --jobs auto"
 
 
 def test_readme_and_ci_run_the_same_commands():

@@ -46,6 +46,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"fedtheory: error: {message}\n")
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``: a positive integer, or ``auto`` for every core this process may run on."""
+    return available_cores() if text.strip().lower() == "auto" else _positive_int(text)
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -81,7 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--exact", action="store_true", help="run only the claims whose exact ids are given")
     v.add_argument("--profile", choices=PROFILES, default="quick")
     v.add_argument(
-        "--jobs", type=_positive_int, default=1, help="worker processes (default 1; capped at the cores available)"
+        "--jobs",
+        type=_jobs,
+        default=1,
+        help="worker processes, or 'auto' for one per core (default 1; capped at the cores)",
     )
     v.add_argument("--json", default=None, metavar="FILE", help="JSON report path (default REPORT_DIR/verify.json)")
     v.add_argument("--report-dir", default="report", help="where verify.json, verify.md and the journal go")

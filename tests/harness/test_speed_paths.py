@@ -17,7 +17,8 @@ def _blas_threads() -> list[int]:
     return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
 
 
-def test_workers_use_one_blas_thread_and_a_single_process_run_keeps_the_default(monkeypatch):
+def test_every_run_uses_one_blas_thread_and_the_parent_gets_its_default_back(monkeypatch):
+    """Workers and the serial run alike use one BLAS thread, so a claim's numbers never depend on ``jobs``."""
     monkeypatch.setattr(claims_module, "_loaded", True)  # the workers need only the claims registered here
     ids = ["test-paper/blas-a", "test-paper/blas-b"]
     for i in ids:
@@ -31,8 +32,8 @@ def test_workers_use_one_blas_thread_and_a_single_process_run_keeps_the_default(
         assert default, "numpy links a BLAS that threadpoolctl sees"
         parallel = run([REGISTRY[i] for i in ids], jobs=2)
         assert [r.witness["blas threads"] for r in parallel] == [[1] * len(default)] * 2
-        assert run([REGISTRY[ids[0]]], jobs=1)[0].witness["blas threads"] == default
-        assert _blas_threads() == default  # the parent is untouched by its workers' limits
+        assert run([REGISTRY[ids[0]]], jobs=1)[0].witness["blas threads"] == [1] * len(default)
+        assert _blas_threads() == default  # the limit ends with the run
     finally:
         for i in ids:
             REGISTRY.pop(i, None)
