@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ._validate import finite_array
 from .errors import InvalidParameterError
@@ -36,6 +35,8 @@ def loglog_slope(x, y, *, confidence: float = 0.95) -> SlopeFit:
     if np.any(x <= 0) or np.any(y <= 0):
         raise InvalidParameterError("y", "positive values (a log-log fit)", "a non-positive entry")
     _check_confidence(confidence)
+    from scipy import stats  # imported where a fit runs (scipy.stats takes about 0.5 s to import)
+
     lx, ly = np.log(x), np.log(y)
     res = stats.linregress(lx, ly)
     half = stats.t.ppf(0.5 + confidence / 2, x.size - 2) * res.stderr
@@ -80,6 +81,8 @@ def mc_mean(samples, *, axis: int = 0, confidence: float = 0.99, family_size: in
     se = samples.std(axis=axis, ddof=1) / np.sqrt(n)
     if family_size < 1:
         raise InvalidParameterError("family_size", "an integer >= 1", family_size)
+    from scipy import stats
+
     z = stats.t.ppf(1 - (1 - confidence) / (2 * family_size), n - 1)
     return MCEstimate(mean, se, mean - z * se, mean + z * se, n, confidence)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
-import cvxpy as cp
 import numpy as np
 
 from ._validate import positive_int
@@ -32,6 +32,9 @@ from .regularizers import (
     SquaredL2,
     soft_threshold,
 )
+
+if TYPE_CHECKING:  # CVXPY (about 1 s to import) is imported by the functions that build a problem
+    import cvxpy as cp
 
 SOLVER = "CLARABEL"
 # Ten times tighter than Clarabel's defaults (1e-8); tighter makes second-order-cone solves stop at
@@ -117,6 +120,8 @@ def solve(
         If the problem is infeasible or unbounded, or no route gives a point with the requested certificate; the
         variables of ``problem`` then hold the point of the route whose certificate came closest.
     """
+    import cvxpy as cp
+
     from .conic import kkt_certificate
 
     try:
@@ -183,6 +188,8 @@ def regularizer_expression(reg: Regularizer, x: cp.Expression) -> tuple[cp.Expre
     A :class:`~fedtheory.regularizers.Masked` regularizer needs a vector ``x`` of length ``reg.dim``; its penalised
     coordinates are reshaped in C order, as :meth:`Masked.block` does.
     """
+    import cvxpy as cp
+
     if isinstance(reg, Masked):
         if x.ndim != 1 or x.shape[0] != reg.dim:
             raise InvalidParameterError("x", f"a CVXPY vector of length {reg.dim} for a Masked regularizer", x.shape)
@@ -209,6 +216,8 @@ def regularizer_expression(reg: Regularizer, x: cp.Expression) -> tuple[cp.Expre
 
 def prox_reference(reg: Regularizer, v, t: float, *, gap_tol: float = 1e-8) -> Reference:
     """``prox_{t psi}(v)`` by solving ``min psi(x) + ||x - v||^2/(2t)`` with Clarabel."""
+    import cvxpy as cp
+
     v = np.asarray(v, dtype=float)
     x = cp.Variable(v.shape)
     term, constraints = regularizer_expression(reg, x)
@@ -224,6 +233,8 @@ def lasso_optimum(lasso, *, gap_tol: float = 1e-8) -> Reference:
     point from the dual-feasible scaling of the gradient (``kkt_residual`` is the norm of the
     proximal-gradient map with unit step).
     """
+    import cvxpy as cp
+
     F, lam = lasso.smooth, lasso.regularizer.lam
     x = cp.Variable(F.dim)
     quad = 0.5 * cp.quad_form(x, cp.psd_wrap(F.A_mean)) - F.b_mean @ x + float(F.c.mean())
@@ -323,6 +334,8 @@ def composite_optimum(
     ReferenceSolveError
         If Clarabel fails or either certificate is worse than requested.
     """
+    import cvxpy as cp
+
     polish = positive_int("polish", polish, minimum=0)
     logistic = all(hasattr(smooth, k) for k in ("features", "labels", "l2"))  # LogisticRegression's data, by duck type
     if not logistic and not all(hasattr(smooth, k) for k in ("A_mean", "b_mean", "dim")):
@@ -373,6 +386,8 @@ def composite_optimum(
 def _logistic_clarabel(problem) -> tuple[np.ndarray, dict]:
     """Clarabel's exponential-cone solve of l2-logistic regression: its point and certificate (or the reason it is
     only a start)."""
+    import cvxpy as cp
+
     X, y = problem.features.reshape(-1, problem.dim), problem.labels.reshape(-1)
     x = cp.Variable(problem.dim)
     loss = cp.sum(cp.logistic(-cp.multiply(y, X @ x))) / X.shape[0]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import cvxpy as cp
 import numpy as np
 from scipy import optimize
 
@@ -126,6 +125,8 @@ def tolerance_constrained_optimum(
     ReferenceSolveError
         If Clarabel fails or the polished point is not certified to ``kkt_tol``.
     """
+    import cvxpy as cp  # imported where the problem is built (about 1 s)
+
     A, b = np.asarray(A, dtype=float), np.asarray(b, dtype=float)
     N, d = b.shape
     gamma = np.broadcast_to(np.asarray(gamma, dtype=float), (N,)).copy()

@@ -34,8 +34,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.stats import qmc
 
 from ..errors import InvalidParameterError
 from .claims import RELATIONS, Context, Evidence, seed_for
@@ -161,6 +159,9 @@ def search(
     """Minimise the slack of ``evaluate(**parameters) -> (measured, bound[, extras])`` over ``domain`` (module
     docstring). ``extras`` is a dict of further parameters of the instance (derived ones, such as the step size a
     printed rule gives), recorded with the evaluation. Identical instances (integer axes) are evaluated once."""
+    from scipy.optimize import minimize  # SciPy's optimize and stats are imported where a search runs
+    from scipy.stats import qmc
+
     if relation not in RELATIONS:
         raise InvalidParameterError("relation", f"one of {', '.join(RELATIONS)}", relation)
     found = Found()

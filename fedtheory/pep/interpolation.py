@@ -13,7 +13,6 @@ with Clarabel for all queries at once and then polished on their active sets to 
 
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 from scipy import sparse
 
@@ -31,6 +30,8 @@ def max_affine_argmin(c: np.ndarray, A: np.ndarray, x: np.ndarray, ell: np.ndarr
     the simplex (``s = ell (x - A' lam)``) for all queries as one problem; the point is then polished on its active
     pieces by solving the optimality conditions exactly, kept when it lowers the objective.
     """
+    import cvxpy as cp  # imported where the problem is built (about 1 s)
+
     Q, n, r = A.shape
     lam = cp.Variable(Q * n, nonneg=True)  # query-major: lam[q * n + i]
     blocks = sparse.block_diag(list(np.swapaxes(A, 1, 2)), format="csr")  # (Q r, Q n): one block per query

@@ -16,7 +16,6 @@ import functools
 import warnings
 from dataclasses import dataclass, field
 
-import cvxpy as cp
 import numpy as np
 
 from ..errors import InvalidParameterError, ReferenceSolveError
@@ -100,6 +99,7 @@ def _basis(vectors: np.ndarray, rtol: float = 1e-9) -> np.ndarray:
 
 @functools.lru_cache(maxsize=512)
 def _solve(formulation, items: tuple) -> WorstCase:
+    import cvxpy as cp
     from PEPit import PEP
 
     pep = PEP()

@@ -11,6 +11,7 @@ from fedtheory.sweeps import fedac, jax_engine
 from fedtheory.sweeps.fedac import ALGORITHMS, run_sweep
 
 pytest.importorskip("jax")  # jax_engine itself imports without JAX
+pytestmark = pytest.mark.jax  # after every other test: see tests/conftest.py
 
 RTOL = 1e-12  # float64 rounding of a few dozen contractive steps, with the gap evaluated by the same numpy code
 

@@ -11,7 +11,6 @@ KKT certificate recomputed) and the closed forms of :mod:`fedtheory.exact.tolera
 
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 
 from fedtheory.algorithms import primal_dual as pd
@@ -201,6 +200,8 @@ def eq_12(ctx: Context) -> Evidence:
     """Instance: 20 (quick) / 200 random configurations, x_j ~ N(0, I_3), lam_j ~ U(0.01, 5), N in {2, 5, 10}.
     Reference: CVXPY/Clarabel's weighted least squares and ``np.average(weights=lam)``. Negative control: the plain
     mean against the weighted least squares."""
+    import cvxpy as cp
+
     rng = ctx.rng()
     points, control = Points(), Points()
     for k in range(20 if ctx.quick else 200):
@@ -282,6 +283,8 @@ def eq_7_dead_zone(ctx: Context) -> Evidence:
     at alpha = 0.2 (slow dual ascent), so it is compared with the certified solution in eq-7:fixed-point instead.
     A seed whose reference Clarabel cannot certify (one of the 20 in full: KKT residual 1.8e-2 after polishing) makes
     the verdict inconclusive (worst ratio of the judged entries, with the interval (0, 2))."""
+    import cvxpy as cp
+
     rng = ctx.rng()
     points, control, uncertified = Points(), Points(), []
     a, b, gamma = 1.7, np.array([0.3, -0.5]), 0.8

@@ -9,7 +9,6 @@ Paper text: Related work (Tikhonov, exact regularization, the slack constraint `
 
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 
 from fedtheory.fit import loglog_slope
@@ -128,6 +127,8 @@ def _paint_tikhonov_path(path, eta, gap, dist, M: float, slope_gap: float, slope
 # ---------------------------------------------------------------------------------------------------------------------
 def _tikhonov_socp(rn: RN, eta: float) -> tuple[np.ndarray, float, dict]:
     """``argmin ||Ux - v||_2 + (eta/2)||x - x0||^2`` by Clarabel (certified), its value and certificate."""
+    import cvxpy as cp
+
     x = cp.Variable(rn.x0.size)
     prob = cp.Problem(cp.Minimize(cp.norm(rn.h.U @ x - rn.h.v, 2) + eta / 2 * cp.sum_squares(x - rn.x0)))
     cert = solve(prob)

@@ -9,7 +9,6 @@ Witness search: (4.36) over ``A``, pairs, psi-weights and ``eta_c ||A|| <= 1/4``
 
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 
 from fedtheory.algorithms import composite as fco
@@ -110,6 +109,8 @@ def _random_spd(rng: np.random.Generator, d: int, condition: float) -> np.ndarra
 def claim_419(ctx: Context) -> Evidence:
     """The instance's A and random SPD A, random y: the printed dual-norm formula against the support function of the
     unit ball, a second-order cone program solved by Clarabel (tolerance of the solver)."""
+    import cvxpy as cp
+
     rng = ctx.rng()
     mats = [("instance A", base(ctx)[0])]
     mats += [(f"random d = {d}, cond = {k:g}", _random_spd(rng, d, k)) for d in (2, 10) for k in (10.0, 1e4)]
