@@ -5,8 +5,8 @@ nothing is shared between runs but the disk; the two reports are checked to agre
 (``scripts/compare_reports.py``), since the number of jobs must never change a result.
 
 Run: ``python benchmarks/verify_jobs.py [CLAIM ...] [--profile quick|full] [--pairs N]`` (default: the
-thesis chapter 3 claims, the heaviest chapter; prints a Markdown table). Timings are for the machine it runs on:
-note its core count (``os.sched_getaffinity``).
+thesis's section 3.7 experiments, whose sweeps several claims share; prints a Markdown table). Timings are for the
+machine it runs on: note its core count (``os.sched_getaffinity``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SECTION_3_7 = [
+    f"yuan-thesis/{label}"
+    for label in (
+        "fig-3.1", "fig-3.2", "fig-3.3", "fig-3.4", "fig-3.5", "fig-3.6", "fig-3.7",
+        "sec-3.7.2:eta-range", "sec-3.7.2:eta-range-lambda-1e-2", "sec-3.7.3:vanilla-diverges",
+    )
+]  # fmt: skip
+"""The thesis's section 3.7 experiments (20 claims): the step-size sweeps, the heaviest shared work of the quick
+profile."""
 
 
 def timed_verify(claims: list[str], profile: str, jobs: int, report: Path) -> tuple[float, float]:
@@ -40,7 +49,7 @@ def timed_verify(claims: list[str], profile: str, jobs: int, report: Path) -> tu
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("claims", nargs="*", default=["yuan-thesis/ch3"])
+    parser.add_argument("claims", nargs="*", default=SECTION_3_7)
     parser.add_argument("--profile", default="quick", choices=("quick", "full"))
     parser.add_argument("--pairs", type=int, default=1, help="interleaved (jobs 1, jobs 2) pairs; medians reported")
     args = parser.parse_args()
