@@ -291,7 +291,9 @@ class RoundMap:
 
     def __call__(self, x) -> np.ndarray:
         x = np.asarray(x, dtype=float)
-        if np.any(x < self.grid[0]) or np.any(x > self.grid[-1]):
+        lo, hi = self.grid[0], self.grid[-1]
+        # a scalar (a round map iterated point by point) is compared directly: np.any costs more than the interp
+        if (x < lo or x > hi) if x.ndim == 0 else (np.any(x < lo) or np.any(x > hi)):
             raise InvalidParameterError(
                 "x", f"points inside the map's range [{self.grid[0]:.3g}, {self.grid[-1]:.3g}]", x
             )
