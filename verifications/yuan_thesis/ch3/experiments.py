@@ -136,8 +136,8 @@ def _printed_sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> S
 
 
 def _seeds(ctx: Context) -> int:
-    """Three seeds in both profiles, so that a claim's verdict does not depend on the profile (the full
-    profile only adds the M values of the rounds-to-target figure)."""
+    """Three seeds in both profiles: quick and full run the same sizes (:func:`sizes` reads only the paper-scale
+    switch), so a claim's verdict does not depend on the profile."""
     return 3
 
 
