@@ -103,7 +103,8 @@ def federated_quadratics(
         optimum (Assumption 2.4).
     shared_hessian : bool or strategy of bool
         One Hessian for every client (then ``problem.zeta = max_m ||grad F_m(x*)||`` is finite, Assumption 2.3);
-        otherwise each client has its own, non-commuting one.
+        otherwise each client has its own, non-commuting one (when ``L > mu``: at ``L = mu`` every Hessian is
+        ``mu I``, shared whatever this says).
 
     Notes
     -----
