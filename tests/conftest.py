@@ -12,7 +12,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_collection_modifyitems(items):
-    """Tests marked ``jax`` run after every other test (under ``-n auto --dist loadscope`` too: their module is the
-    last scope handed out): once JAX has started its backend threads, a later ``os.fork()`` in the same process (the
-    runner's workers, the cache's two-process tests) is unsafe."""
-    items.sort(key=lambda item: item.get_closest_marker("jax") is not None)  # stable: the rest keep their order
+    """The order the README's ``pytest -n auto --dist loadscope --no-loadscope-reorder`` hands modules out in: the
+    modules with the most tests first (the long verdict module starts at once, so the processes finish together),
+    and the tests marked ``jax`` last of all: once JAX has started its backend threads, a later ``os.fork()`` in the
+    same process (the runner's workers, the cache's two-process tests) is unsafe."""
+    sizes = {}
+    for item in items:
+        sizes[item.path] = sizes.get(item.path, 0) + 1
+    items.sort(key=lambda item: (item.get_closest_marker("jax") is not None, -sizes[item.path]))  # stable sort
