@@ -5,7 +5,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL_AND_TEST = 'pip install -c requirements.lock -e ".[test]" && pytest -n auto --dist loadscope --no-loadscope-reorder'
+INSTALL_AND_TEST = (
+    'pip install -c requirements.lock -e ".[test]" && pytest -n auto --dist loadscope --no-loadscope-reorder'
+)
 INSTALL_AND_VERIFY = "pip install -c requirements.lock -e . && fedtheory verify --jobs auto"
 
 
