@@ -30,8 +30,8 @@ from threadpoolctl import threadpool_limits
 from ..backends import KERNELS_VARIABLE, PAPER_SCALE_VARIABLE, SWEEP_ENGINE_VARIABLE
 from ..errors import FedtheoryError
 from .cache import CACHE_DIR_VARIABLE
-from .claims import Claim, load_claims, seed_for
-from .report import Result
+from .claims import Claim, load_claims
+from .report import Result, error_result
 
 LOCAL = "local"
 """The ``--dask`` address that starts a :class:`distributed.LocalCluster` instead of connecting to a scheduler."""
@@ -220,14 +220,5 @@ def _set_environ(environ: dict[str, str | None]) -> None:
 
 def _task_failed(claim: Claim, profile: str, exc: Exception) -> Result:
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return Result(
-        claim.id,
-        claim.source,
-        claim.statement,
-        "error",
-        claim.expected(profile),
-        scope=claim.scope,
-        seed=seed_for(claim.id),
-        profile=profile,
-        error=f"the Dask task running this claim failed: {type(exc).__name__}" + (f": {reason}" if reason else ""),
-    )
+    what = f"{type(exc).__name__}" + (f": {reason}" if reason else "")
+    return error_result(claim, profile, f"the Dask task running this claim failed: {what}")

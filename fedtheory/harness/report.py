@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import display
-from .claims import PAPERS, SCOPES
+from .claims import PAPERS, SCOPES, Claim, seed_for
 
 
 @dataclass
@@ -55,6 +55,25 @@ class Result:
 
     def _repr_html_(self) -> str:
         return display.result_html(self)
+
+
+def claim_record(claim: Claim, profile: str) -> dict:
+    """What every result of ``claim`` in ``profile`` records, whatever its verdict: id, citation, statement, the
+    recorded verdict, scope, seed and profile."""
+    return {
+        "id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "expect": claim.expected(profile),
+        "scope": claim.scope,
+        "seed": seed_for(claim.id),
+        "profile": profile,
+    }
+
+
+def error_result(claim: Claim, profile: str, error: str) -> Result:
+    """The result of a claim whose run never returned (its worker process died, its Dask task failed)."""
+    return Result(**claim_record(claim, profile), verdict="error", error=error)
 
 
 def versions() -> dict:

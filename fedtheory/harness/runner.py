@@ -27,8 +27,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from threadpoolctl import threadpool_limits
 
 from ..errors import InvalidEvidenceError
-from .claims import REGISTRY, Claim, Context, judge, load_claims, seed_for
-from .report import Result, jsonable
+from .claims import REGISTRY, Claim, Context, judge, load_claims
+from .report import Result, claim_record, error_result, jsonable
 
 MAX_STORED = 2000  # entries of measured/bound/interval kept in the report; the worst entry is always kept
 PLAIN_EVERY_SECONDS = 10.0
@@ -54,15 +54,7 @@ def run_claim(claim: Claim, profile: str = "quick", figures_dir: Path | None = N
     """Run one claim and judge its evidence; anything it raises becomes the verdict ``error``."""
     ctx = Context(claim.id, profile, figures_dir, claim.figure)
     start = time.perf_counter()
-    base = {
-        "id": claim.id,
-        "source": claim.source,
-        "statement": claim.statement,
-        "expect": claim.expected(profile),
-        "scope": claim.scope,
-        "seed": seed_for(claim.id),
-        "profile": profile,
-    }
+    base = claim_record(claim, profile)
     try:
         ev = claim.func(ctx)
         out = judge(ev)
@@ -435,14 +427,4 @@ def _worker_loop(conn, profile: str, figures_dir: Path | None) -> None:
 
 def _died(claim: Claim, profile: str, exitcode: int | None) -> Result:
     how = f"signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit status {exitcode}"
-    return Result(
-        claim.id,
-        claim.source,
-        claim.statement,
-        "error",
-        claim.expected(profile),
-        scope=claim.scope,
-        seed=seed_for(claim.id),
-        profile=profile,
-        error=f"the worker process running this claim died ({how})",
-    )
+    return error_result(claim, profile, f"the worker process running this claim died ({how})")
