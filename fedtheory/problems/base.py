@@ -107,6 +107,24 @@ class Problem:
             )
         return arr, clients
 
+    def check_client_samples(self, x, idx, clients, counts: np.ndarray, size: str):
+        """Points, data rows and sample indices of a minibatch over clients of unequal sizes ``counts (n_clients,)``:
+        every client's points ``x (..., n_clients, d)``, or with ``clients (..., P)`` the listed clients' ``x (..., P,
+        d)``, and samples ``idx (..., ., b)`` each below its client's size (named ``size`` in the error). Returns
+        ``(x, rows, idx)`` with ``rows`` indexing the clients' data as ``data[rows, idx]``."""
+        if clients is None:
+            x = self.check_client_points(x)
+            rows = np.arange(self.n_clients)[:, None]
+        else:
+            x, clients = self.check_client_subset(x, clients)
+            rows = clients[..., None]
+        idx = integer_array("idx", idx, minimum=0)
+        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= counts[rows]):
+            raise InvalidParameterError(
+                "idx", f"indices of shape {(*x.shape[:-1], 'b')} below each client's size {size}", idx.shape
+            )
+        return x, rows, idx
+
 
 class Oracle:
     """Base class of stochastic gradient oracles (:mod:`fedtheory.oracles`); ``oracle(x, rng)`` returns stochastic

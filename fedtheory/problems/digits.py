@@ -158,17 +158,7 @@ class TanhNetwork(Problem):
         """Mean gradient of client ``i``'s samples ``idx[..., i, :]`` (each ``< m_i``) at client points ``x``; given
         client indices ``clients (..., P)``, row ``j`` is client ``clients[..., j]``'s, for points ``x (..., P, d)``
         and samples ``idx (..., P, b)``."""
-        if clients is None:
-            x = self.check_client_points(x)
-            rows = np.arange(self.n_clients)[:, None]
-        else:
-            x, clients = self.check_client_subset(x, clients)
-            rows = clients[..., None]
-        idx = integer_array("idx", idx, minimum=0)
-        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[rows]):
-            raise InvalidParameterError(
-                "idx", f"indices of shape {(*x.shape[:-1], 'b')} below each client's size m_i", idx.shape
-            )
+        x, rows, idx = self.check_client_samples(x, idx, clients, self.counts, "m_i")
         weights = np.full(idx.shape, 1.0 / idx.shape[-1])
         return self._loss_grad(x, self.features[rows, idx], self.labels[rows, idx], weights)[1]
 

@@ -216,17 +216,7 @@ class SoftmaxRegression(Problem):
         """Gradient of client ``i``'s mean loss over its samples ``idx[..., i, :]`` (each ``< n_i``) plus the l2
         term, at client points ``x (..., m, d)``; given client indices ``clients (..., P)``, row ``j`` is client
         ``clients[..., j]``'s, for points ``x (..., P, d)`` and samples ``idx (..., P, b)``."""
-        if clients is None:
-            x = self.check_client_points(x)
-            rows = np.arange(self.n_clients)[:, None]
-        else:
-            x, clients = self.check_client_subset(x, clients)
-            rows = clients[..., None]
-        idx = integer_array("idx", idx, minimum=0)
-        if idx.shape[:-1] != x.shape[:-1] or np.any(idx >= self.counts[rows]):
-            raise InvalidParameterError(
-                "idx", f"indices of shape {(*x.shape[:-1], 'b')} below each client's size n_i", idx.shape
-            )
+        x, rows, idx = self.check_client_samples(x, idx, clients, self.counts, "n_i")
         onehot = self.labels[rows, idx][..., None] == np.arange(self.n_classes)
         return self._grad(x, self.features[rows, idx], onehot, np.full(idx.shape, 1.0 / idx.shape[-1]))
 
