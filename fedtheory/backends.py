@@ -16,7 +16,10 @@ Nothing here imports JAX at import time (:func:`gpu_available` imports it when c
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import subprocess
+import sys
 
 from .errors import InvalidParameterError
 
@@ -73,12 +76,15 @@ def set_paper_scale(flag: bool) -> None:
 
 
 def gpu_available() -> bool:
-    """Whether JAX is installed and sees a GPU (``False`` when JAX is missing or has no GPU backend)."""
-    try:
-        import jax
-    except ImportError:
+    """Whether JAX is installed and sees a GPU (``False`` when JAX is missing or has no GPU backend).
+
+    Asked in a child interpreter: a process that has started JAX's GPU backend cannot fork workers that use it (the
+    CUDA context does not survive a fork), so the parent of ``verify --jobs N`` must never start it itself."""
+    if importlib.util.find_spec("jax") is None:
         return False
+    probe = "import jax\ntry:\n    print(len(jax.devices('gpu')))\nexcept RuntimeError:\n    print(0)"
     try:
-        return len(jax.devices("gpu")) > 0
-    except RuntimeError:  # no GPU backend in this jaxlib, or no device
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=False)
+    except subprocess.TimeoutExpired:
         return False
+    return out.stdout.strip().splitlines()[-1:] not in ([], ["0"])

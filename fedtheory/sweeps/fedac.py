@@ -76,6 +76,7 @@ def run_sweep(
     rng: np.random.Generator,
     eval_every: int = 512,
     engine: str | None = None,
+    draws: str = "host",
 ) -> Sweep:
     """Run ``algorithm`` for ``T`` gradient queries per client (``R = T / K`` rounds) from 0 on every step size in
     ``etas`` and ``seeds`` independent seeds at once (one sampled row per query, :class:`~fedtheory.oracles.Minibatch`).
@@ -86,10 +87,17 @@ def run_sweep(
     :class:`~fedtheory.problems.LogisticRegression` and :class:`~fedtheory.problems.LeastSquares` problems; it needs
     ``pip install 'fedtheory[jax]'``), evaluated here as the numpy engine's, so both give the same :class:`Sweep` to
     rounding; ``None`` reads :func:`fedtheory.backends.sweep_engine`.
+
+    ``draws="device"`` (JAX engine only) draws the sample indices on the device from JAX's generator, keyed by one
+    draw of ``rng``: the same sampling distribution on another stream, without the host's per-step draws and
+    transfers, which dominate at thousands of clients. ``"host"`` (the default) draws them from ``rng`` as above.
     """
     engine = sweep_engine() if engine is None else engine
     if engine not in SWEEP_ENGINES:
         raise InvalidParameterError("engine", f"one of {', '.join(SWEEP_ENGINES)}", engine)
+    if draws not in ("host", "device") or (draws == "device" and engine != "jax"):
+        allowed = "'host', or 'device' with the jax engine"
+        raise InvalidParameterError("draws", allowed, f"{draws} (engine {engine})")
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError("algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)
     M, K, T, seeds = (positive_int(n, v) for n, v in (("M", M), ("K", K), ("T", T), ("seeds", seeds)))
@@ -122,7 +130,7 @@ def run_sweep(
         from .jax_engine import server_iterates
 
         abg = (a, b, gamma) if accelerated else None
-        for r, W, gone in server_iterates(problem, rng, R, every, clients, steps, oracle.batch_size, eta, abg):
+        for r, W, gone in server_iterates(problem, rng, R, every, clients, steps, oracle.batch_size, eta, abg, draws):
             gap = _gap(problem, f_star, W)
             gap[gone] = np.inf
             gaps.append(gap)

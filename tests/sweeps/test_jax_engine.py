@@ -153,6 +153,8 @@ def test_paper_scale_switches_the_sizes_of_section_3_7_and_nothing_else(monkeypa
     np.testing.assert_array_equal(s.etas, ex.ETAS)
     ex.sweep("quick", "vanilla", 128, 8, 3)
     assert families["_sweep"].calls[-1][0] == ("quick", "vanilla", 128, 8, 3) and not families["_printed_sweep"].calls
+    with pytest.raises(ValueError, match="lambda"):
+        ex.sweep("quick", "vanilla", 128, 8, 3, ex.FIG_3_5_L2)  # the stand-in keeps lambda = 1e-3
     assert (es.scaled(es.A9A), es.m_main()) == (es.A9A, 8)
     es.best("quick", es.EPSILON, "fedac-i", 4)
     assert settings_sweep.calls[-1][0] == ("quick", es.EPSILON, "fedac-i", 8, 4)
@@ -169,18 +171,62 @@ def test_paper_scale_switches_the_sizes_of_section_3_7_and_nothing_else(monkeypa
     run = _Recorder()
     monkeypatch.setattr(ex, "run_sweep", run)
     ex._grid((None, type("Ref", (), {"value": 0.5})()), "fedac-i", 8192, 64, s.etas, 3, None, s)
-    assert {k: run.calls[-1][1][k] for k in ("T", "eval_every", "engine")} == {
+    assert {k: run.calls[-1][1][k] for k in ("T", "eval_every", "engine", "draws")} == {
         "T": 4096,
         "eval_every": 512,
         "engine": "jax",
+        "draws": "device",
     }
+    ex.sweep("quick", "vanilla", 8192, 8, 3, ex.FIG_3_5_L2)  # Figure 3.5 at its caption's lambda, its own grid
+    assert families["_printed_sweep"].calls[-1][0] == ("quick", "vanilla", 8192, 8, 3, 1e-4)
     assert (es.scaled(es.A9A), es.m_main()) == (es.PRINTED[es.A9A], 2048)
     es.best("quick", es.EPSILON, "fedac-i", 4)
     assert settings_sweep.calls[-1][0] == ("quick", es.PRINTED[es.EPSILON], "fedac-i", 2048, 4)
     a9a = es.SETTINGS[es.PRINTED[es.A9A]]
-    assert (a9a.Ks, a9a.etas, a9a.engine) == (s.Ks, tuple(printed), "jax")
+    assert (a9a.Ks, a9a.etas, a9a.engine, a9a.draws) == (s.Ks, tuple(printed), "jax", "device")
     assert es.SETTINGS[es.PRINTED[es.EPSILON]].etas == (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50)
     problem = a9a.build()
     assert (problem.n_samples, problem.dim, problem.l2) == (32561, 123, 1e-2)
     set_paper_scale(False)
     assert not paper_scale() and ex.sizes() == ex.STAND_IN_SIZES
+
+
+def test_device_draws_are_seeded_and_refused_without_the_jax_engine():
+    p = _logistic(per_client=False)
+    kw = dict(M=4, K=2, T=16, etas=[0.1, 1.0], seeds=2, eval_every=4, engine="jax", draws="device")
+    one, two = (run_sweep(p, 0.0, "fedac-i", rng=np.random.default_rng(3), **kw) for _ in range(2))
+    np.testing.assert_array_equal(one.gap, two.gap)
+    other = run_sweep(p, 0.0, "fedac-i", rng=np.random.default_rng(4), **kw)
+    assert not np.array_equal(one.gap, other.gap)
+    with pytest.raises(InvalidParameterError, match="draws"):
+        run_sweep(p, 0.0, "fedavg", **(kw | dict(engine="numpy")), rng=np.random.default_rng(3))
+    with pytest.raises(InvalidParameterError, match="draws"):
+        run_sweep(p, 0.0, "fedavg", **(kw | dict(draws="gpu")), rng=np.random.default_rng(3))
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_device_draws_sample_each_clients_rows_uniformly(batch):
+    """One FedAvg step of step size 1 from 0 on per-client logistic data: the server iterate is minus the mean over
+    clients of a minibatch gradient at 0, whose mean over S replicas must be minus the full gradient within five
+    standard errors (a wrong client offset or a non-uniform draw biases it)."""
+    p = _logistic(per_client=True)
+    S, M = 4000, p.n_clients
+    (_, W, dead), *_ = jax_engine.server_iterates(
+        p, np.random.default_rng(7), 1, 1, M, 1, batch, np.ones((S, 1, 1)), None, "device"
+    )
+    assert not dead.any()
+    z = (W.mean(axis=0) + p.grad(np.zeros(p.dim))) / (W.std(axis=0, ddof=1) / np.sqrt(S))
+    assert np.all(np.abs(z) < 5), z
+    assert np.unique(W, axis=0).shape[0] > S // 2  # the replicas draw independently
+
+
+def test_the_gpu_probe_asks_a_child_interpreter(monkeypatch):
+    """``verify --paper-scale --jobs N`` forks its workers after asking: the parent must not start a backend."""
+    from fedtheory import backends
+
+    calls = []
+    real = backends.subprocess.run
+    monkeypatch.setattr(backends.subprocess, "run", lambda *a, **k: calls.append(a) or real(*a, **k))
+    jax = pytest.importorskip("jax")
+    assert backends.gpu_available() is (jax.default_backend() == "gpu")
+    assert len(calls) == 1 and calls[0][0][0] == sys.executable

@@ -18,9 +18,10 @@ says whether the printed observation reproduces at this scale, not whether the t
 Paper scale (:func:`fedtheory.backends.paper_scale`, off by default): the same claims on the printed sizes
 (:data:`PRINTED_SIZES`): the a9a-like stand-in at a9a's n = 32,561 (F* by Newton from 0 with the same gradient-norm
 certificate), T = 4,096, K in {1, 2, 4, ..., 256}, M = 8,192 (M in {2,048, 4,096, 8,192} for the K = 1 speedup and
-the rounds figure), the printed step sizes {0.001, 0.002, 0.005, ..., 10}, evaluations every 512 parallel steps, on
-the JAX sweep engine (minutes on a GPU, days on a CPU), from their own families and seeds. Off, every size, seed and
-number is the stand-in's above.
+the rounds figure), the printed step sizes {0.001, 0.002, 0.005, ..., 10}, evaluations every 512 parallel steps, Figure 3.5 at its
+caption's lambda = 1e-4 (mu = lambda; the same data), on the JAX sweep engine with the sample indices drawn on the
+device (``run_sweep(..., draws="device")``: the same sampling, JAX's stream; minutes on a GPU, days on a CPU), from
+their own families and seeds. Off, every size, seed and number is the stand-in's above.
 """
 
 from __future__ import annotations
@@ -71,10 +72,14 @@ class Sizes:
     Ms: tuple[int, ...]
     eval_every: int
     engine: str | None
+    draws: str = "host"
 
 
 STAND_IN_SIZES = Sizes(4000, T, KS, ETAS, M_MAIN, (32, 64, 128), 64, None)
-PRINTED_SIZES = Sizes(32561, 4096, tuple(2**k for k in range(9)), PRINTED_ETAS, 8192, (2048, 4096, 8192), 512, "jax")
+PRINTED_SIZES = Sizes(
+    32561, 4096, tuple(2**k for k in range(9)), PRINTED_ETAS, 8192, (2048, 4096, 8192), 512, "jax", "device"
+)
+FIG_3_5_L2 = 1e-4  # the caption of Figure 3.5 (paper scale; the stand-in keeps L2)
 
 
 def sizes() -> Sizes:
@@ -90,18 +95,23 @@ def _problem(fam: Family):
 
 
 @family(f"{PAPER}/a9a-like-printed-n")
-def _printed_problem(fam: Family):
-    """The a9a-like stand-in at a9a's n = 32,561, lambda = 1e-3, and its optimum (Newton from 0, certified)."""
-    problem = a9a_like(fam.rng(), n=PRINTED_SIZES.n, l2=L2)
+def _printed_problem(fam: Family, l2: float = L2):
+    """The a9a-like stand-in at a9a's n = 32,561 and lambda = ``l2`` (the data do not depend on ``l2``: one data set
+    for every lambda, as the thesis's one a9a), and its optimum (Newton from 0, certified)."""
+    problem = a9a_like(np.random.default_rng(seed_for(fam.name)), n=PRINTED_SIZES.n, l2=l2)
     return problem, logistic_optimum(problem, clarabel=False)
 
 
-def sweep(ctx: Context, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
-    """One tuning grid; at K = 1 the FedAc family coincides (and so do FedAvg and MB-SGD), so those are shared
-    (the swap happens before the cache, so a shared grid runs once)."""
+def sweep(ctx: Context, algorithm: str, M: int, K: int, seeds: int, l2: float = L2) -> Sweep:
+    """One tuning grid (lambda = ``l2``: another value only at paper scale); at K = 1 the FedAc family coincides (and
+    so do FedAvg and MB-SGD), so those are shared (the swap happens before the cache, so a shared grid runs once)."""
     if K == 1:
         algorithm = {"vanilla": "fedac-i", "mb-ac-sgd": "fedac-i", "mb-sgd": "fedavg"}.get(algorithm, algorithm)
-    return (_printed_sweep if paper_scale() else _sweep)(ctx, algorithm, M, K, seeds)
+    if paper_scale():
+        return _printed_sweep(ctx, algorithm, M, K, seeds, *(() if l2 == L2 else (l2,)))
+    if l2 != L2:
+        raise ValueError(f"the stand-in runs lambda = {L2} only (got {l2})")
+    return _sweep(ctx, algorithm, M, K, seeds)
 
 
 def _grid(instance, algorithm: str, M: int, K: int, etas, seeds: int, rng, s: Sizes) -> Sweep:
@@ -119,6 +129,7 @@ def _grid(instance, algorithm: str, M: int, K: int, etas, seeds: int, rng, s: Si
         rng=rng,
         eval_every=s.eval_every,
         engine=s.engine,
+        draws=s.draws,
     )
 
 
@@ -130,9 +141,11 @@ def _sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
 
 
 @family(f"{PAPER}/fedac-experiments-sweep-printed")
-def _printed_sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int) -> Sweep:
-    """The tuning grid of ``algorithm`` at (M, K) at the printed sizes: every printed step size, ``seeds`` seeds."""
-    return _grid(_printed_problem(fam.profile), algorithm, M, K, PRINTED_ETAS, seeds, fam.rng(), PRINTED_SIZES)
+def _printed_sweep(fam: Family, algorithm: str, M: int, K: int, seeds: int, l2: float = L2) -> Sweep:
+    """The tuning grid of ``algorithm`` at (M, K) at the printed sizes and lambda = ``l2``: every printed step size,
+    ``seeds`` seeds."""
+    instance = _printed_problem(fam.profile, *(() if l2 == L2 else (l2,)))
+    return _grid(instance, algorithm, M, K, PRINTED_ETAS, seeds, fam.rng(), PRINTED_SIZES)
 
 
 def _seeds(ctx: Context) -> int:
@@ -141,8 +154,8 @@ def _seeds(ctx: Context) -> int:
     return 3
 
 
-def _best(ctx: Context, algorithm: str, K: int, M: int | None = None) -> np.ndarray:
-    return sweep(ctx, algorithm, M or sizes().M, K, _seeds(ctx)).best()
+def _best(ctx: Context, algorithm: str, K: int, M: int | None = None, l2: float = L2) -> np.ndarray:
+    return sweep(ctx, algorithm, M or sizes().M, K, _seeds(ctx), l2).best()
 
 
 CONFIDENCE = 0.99
@@ -152,6 +165,13 @@ STAND_IN = (
     " A stand-in at reduced scale: the verdict says whether the printed observation reproduces here, not whether the "
     "thesis is wrong; intervals are simultaneous 99% confidence intervals over the seeds, and too few seeds to decide "
     "is inconclusive."
+)
+
+
+AT_PAPER_SCALE = (
+    " At paper scale (verify --profile full --paper-scale) the same statement is checked at n = 32,561, M = 8,192 "
+    "(the K = 1 speedup and the rounds: M in {2,048, 4,096, 8,192}), T = 4,096, K in {1, 2, 4, ..., 256}, the 13 "
+    "printed step sizes, evaluations every 512 parallel steps and lambda = 1e-4 for Figure 3.5 (its caption)."
 )
 
 
@@ -192,7 +212,7 @@ def _tuned_table(ctx: Context) -> dict:
     source="the caption of Figure 3.1; Figure 3.2 (section 3.7.2)",
     statement="On the stand-in (M = 128, T = 512, K = 64): tuned FedAc-I reaches a lower suboptimality than each of "
     "FedAvg, MB-SGD and MB-AC-SGD ('FedAc ... outperforms the baselines by a margin for K >= 64'); measured: log10 of "
-    "baseline / FedAc-I, > 0 claimed." + STAND_IN,
+    "baseline / FedAc-I, > 0 claimed." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
     figure="fedac-suboptimality",
@@ -211,7 +231,7 @@ def fig31_fedac(ctx: Context) -> Evidence:
     f"{PAPER}/fig-3.1:mbacsgd",
     source="the caption of Figure 3.1",
     statement="On the stand-in: MB-AC-SGD deteriorates for K >= 64: its tuned suboptimality at K = 64 is worse than at "
-    "K = 8 (log10 ratio > 0)." + STAND_IN,
+    "K = 8 (log10 ratio > 0)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="holds",
 )
@@ -226,7 +246,7 @@ def fig31_mbacsgd(ctx: Context) -> Evidence:
     f"{PAPER}/fig-3.2:fedavg-mbsgd",
     source="Figure 3.2 discussion, section 3.7.2",
     statement="On the stand-in: FedAvg and MB-SGD deteriorate once K passes 2: tuned suboptimality at K = 8 worse "
-    "than at K = 1 (log10 ratio > 0)." + STAND_IN,
+    "than at K = 1 (log10 ratio > 0)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
 )
@@ -242,15 +262,17 @@ def fig32_fedavg_mbsgd(ctx: Context) -> Evidence:
     source="Figure 3.5 and section 3.7.3",
     statement="On the stand-in: vanilla FedAc (no acceleration-stability trade-off) is worse than FedAc-I under "
     "infrequent synchronization: tuned suboptimality ratio vanilla / FedAc-I > 1 at K = 8 and K = 64 (log10 > 0)."
-    + STAND_IN,
+    + STAND_IN
+    + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
 )
 def fig35(ctx: Context) -> Evidence:
     """The a9a-like stand-in (M = 128, T = 512): log10 of vanilla FedAc's tuned best suboptimality over FedAc-I's at
     K = 8 and 64, mean over the seeds with its simultaneous 99% Student-t interval, against 0."""
-    rows = [(f"K={K}", np.log10(_best(ctx, "vanilla", K) / _best(ctx, "fedac-i", K))) for K in (8, 64)]
-    return ratio_evidence(rows, ">", 0.0, {})
+    l2 = FIG_3_5_L2 if paper_scale() else L2
+    rows = [(f"K={K}", np.log10(_best(ctx, "vanilla", K, l2=l2) / _best(ctx, "fedac-i", K, l2=l2))) for K in (8, 64)]
+    return ratio_evidence(rows, ">", 0.0, {"lambda (= mu)": l2})
 
 
 @claim(
@@ -260,7 +282,8 @@ def fig35(ctx: Context) -> Evidence:
     statement="On the stand-in at K = 64: some step size of the grid makes vanilla FedAc fail to improve on x = 0 "
     "(final suboptimality >= F(0) - F*, or not finite) while FedAc-I with the same step size converges (below "
     "F(0) - F* / 10), for every seed; measured: the number of such step sizes (>= 1 claimed). A stand-in at reduced "
-    "scale, about these three seeds: the verdict says whether the printed observation reproduces here.",
+    "scale, about these three seeds: the verdict says whether the printed observation reproduces here."
+    + AT_PAPER_SCALE,
     scope="stand-in",
     expect="holds",
 )
@@ -292,7 +315,7 @@ def vanilla_diverges(ctx: Context) -> Evidence:
     source="the caption of Figure 3.1 ('all four algorithms attain linear speedup for K = 1')",
     statement="On the stand-in at K = 1 (FedAc-I = MB-AC-SGD, FedAvg = MB-SGD): tuned suboptimality falls like 1/M "
     "over M in {32, 64, 128}: the per-seed fitted log-log slope's mean is within 0.25 of -1 (measured: |mean slope + "
-    "1|, <= 0.25 claimed)." + STAND_IN,
+    "1|, <= 0.25 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
 )
@@ -350,7 +373,7 @@ def _target(ctx: Context, M: int | None = None) -> np.ndarray:
     statement="On the stand-in (M = 128, T = 512, target = twice fully synchronized FedAvg's tuned suboptimality): "
     "rounds to target order as printed, FedAc-I < MB-AC-SGD < MB-SGD < FedAvg; measured: log2 of each printed-slower "
     "over printed-faster round count per seed, and the fraction of seeds on which it is > 0 (> 1/2 claimed; 'never "
-    "within T' counts as T + 1 rounds, so two 'never' tie at 0)." + STAND_IN,
+    "within T' counts as T + 1 rounds, so two 'never' tie at 0)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
     figure="fedac-rounds-to-target",
@@ -449,7 +472,8 @@ def _printed_outside(fam: Family, algorithm: str, K: int) -> Sweep:
     source="section 3.7.2 ('the best eta lies in [0.001, 10] for all algorithms for all settings')",
     statement="On the stand-in (M = 128, K in {1, 8, 64}): step sizes 1e-4, 3e-4, 30, 100 outside the range never beat "
     "the best step size inside it; measured: log10(best outside / best inside) per algorithm and K (>= 0 claimed)."
-    + STAND_IN,
+    + STAND_IN
+    + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
 )
