@@ -10,10 +10,11 @@ client-step is one local step of one client of one replica (``S M T`` per sweep)
 * ``jax/device``: the JAX engine, indices drawn on the device (``draws="device"``), as at paper scale.
 
 Each engine runs one sweep of the same shape first (compilation, caches), then ``--repeats`` timed sweeps (median).
-The CPU engine runs fewer rounds (its rate does not depend on R). On a machine without a GPU the JAX rows run on the
-CPU.
+The CPU engine runs fewer clients and rounds (its rate hardly depends on them); every time includes the two
+evaluations of F at the start and the end. On a machine without a GPU the JAX rows run on the CPU.
 
-Run: ``python benchmarks/sweep_engines.py [--M 8192] [--K 64] [--rounds 4] [--repeats 3]`` (prints a Markdown table).
+Run: ``python benchmarks/sweep_engines.py [--M 8192] [--K 64] [--rounds 4] [--cpu-M 1024] [--cpu-rounds 2]
+[--repeats 3]`` (prints a Markdown table).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def main() -> None:
     parser.add_argument("--M", type=int, default=8192, help="clients of the JAX rows (default 8192)")
     parser.add_argument("--cpu-M", type=int, default=1024, help="clients of the CPU row (default 1024)")
     parser.add_argument("--K", type=int, default=64, help="local steps per round (default 64)")
-    parser.add_argument("--rounds", type=int, default=4, help="rounds of the JAX rows (default 4; CPU row: 1)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds of the JAX rows (default 4)")
+    parser.add_argument("--cpu-rounds", type=int, default=2, help="rounds of the CPU row (default 2)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--algorithms", default="fedac-i,fedavg,mb-sgd")
     args = parser.parse_args()
@@ -65,7 +67,7 @@ def main() -> None:
     for algorithm in args.algorithms.split(","):
         rate = {}
         for engine in ENGINES:
-            M, R = (args.cpu_M, 1) if engine == "numba" else (args.M, args.rounds)
+            M, R = (args.cpu_M, args.cpu_rounds) if engine == "numba" else (args.M, args.rounds)
             s = seconds(problem, algorithm, engine, M, args.K, R, args.repeats)
             rate[engine] = ETAS.size * SEEDS * M * args.K * R / s
             ratio = rate[engine] / rate["numba"]
