@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..backends import paper_scale
 from ..errors import ClaimPluginWarning, InvalidEvidenceError, InvalidParameterError, UnknownClaimError
 from . import display
 
@@ -378,10 +379,15 @@ class Claim:
     where: str = ""
     """``module:line`` where the claim is registered (its ``@claim`` line, or the module-level call of the factory that
     registered it)."""
+    expect_paper: str | None = None
+    """The verdict recorded at paper scale (``verify --profile full --paper-scale``, on a GPU)."""
 
     def expected(self, profile: str) -> str:
         """The verdict recorded for ``profile``: ``expect_full`` in the full profile when the paper-scale grid
-        reaches a different verdict than the scaled-down quick one, ``expect`` otherwise."""
+        reaches a different verdict than the scaled-down quick one, ``expect`` otherwise; at paper scale
+        (:func:`fedtheory.backends.paper_scale`, full profile) ``expect_paper`` where one is recorded."""
+        if profile == "full" and self.expect_paper is not None and paper_scale():
+            return self.expect_paper
         return self.expect_full if profile == "full" and self.expect_full is not None else self.expect
 
     @property
@@ -437,13 +443,15 @@ def claim(
     scope: str | None = None,
     figure: str | None = None,
     expect_full: str | None = None,
+    expect_paper: str | None = None,
 ):
     """Register a claim function under ``id`` (``<paper key>/<label>[:<part>]``).
 
     ``scope`` (required) says what the verdict is a verdict on: one of :data:`SCOPES`.
     ``figure`` names the figure label the claim draws when figures are requested. ``expect_full`` records the
     full profile's verdict where its paper-scale grid decides differently from the quick profile's scaled-down one
-    (the statement must say both scales).
+    (the statement must say both scales). ``expect_paper`` records the verdict of a claim with a paper-scale branch
+    (:func:`fedtheory.backends.paper_scale`) as measured at paper scale on a GPU; CI cannot rerun it.
     """
     if not isinstance(id, str) or not ID_PATTERN.fullmatch(id):
         raise InvalidParameterError(
@@ -452,8 +460,8 @@ def claim(
     for name, value in (("source", source), ("statement", statement)):
         if not isinstance(value, str):
             raise InvalidParameterError(name, "a string", value)
-    for name, value in (("expect", expect), ("expect_full", expect_full)):
-        if value not in VERDICTS and not (name == "expect_full" and value is None):
+    for name, value in (("expect", expect), ("expect_full", expect_full), ("expect_paper", expect_paper)):
+        if value not in VERDICTS and not (name != "expect" and value is None):
             raise InvalidParameterError(name, f"one of {', '.join(VERDICTS)}", value)
     if not isinstance(scope, str) or scope not in SCOPES:
         raise InvalidParameterError("scope", f"one of {', '.join(SCOPES)}", scope)
@@ -465,7 +473,7 @@ def claim(
         known = REGISTRY.get(id)
         if known is not None and _origin(known.func) != _origin(func):
             raise InvalidParameterError("id", f"an id not already registered (by {'.'.join(_origin(known.func))})", id)
-        REGISTRY[id] = Claim(id, source, statement, expect, func, scope, figure, expect_full, where)
+        REGISTRY[id] = Claim(id, source, statement, expect, func, scope, figure, expect_full, where, expect_paper)
         return func
 
     return register

@@ -16,6 +16,7 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
+from .. import backends
 from . import display
 from .claims import PAPERS, SCOPES, Claim, seed_for
 
@@ -86,6 +87,15 @@ def versions() -> dict:
             out[pkg] = None
     out["solver"] = f"CLARABEL {out['clarabel']}"
     return out
+
+
+def run_settings() -> dict:
+    """The process-wide choices that produced a report (:mod:`fedtheory.backends`)."""
+    return {
+        "kernels": backends.kernels(),
+        "sweep engine": backends.sweep_engine(),
+        "paper scale": backends.paper_scale(),
+    }
 
 
 def jsonable(value):
@@ -202,6 +212,7 @@ def write_json(results: list[Result], path: Path, *, profile: str, seconds: floa
         "profile": profile,
         "seconds": seconds,
         "versions": stack,
+        "settings": run_settings(),
         "summary": summary(results, seconds),
         "counts": counts(results),
         "searched": sum(r.search is not None for r in results),
@@ -243,5 +254,6 @@ def write_markdown(results: list[Result], path: Path, *, profile: str, seconds: 
             f"{fmt(r.worst.get('bound'))} | {fmt(r.margin)} | {r.verdict} | {r.expect} | "
             f"{_searched(r)} | {r.seconds:.1f} |"
         )
-    lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), ""]
+    lines += ["", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items())]
+    lines += ["Settings: " + ", ".join(f"{k} {v}" for k, v in run_settings().items()), ""]
     return write_text_atomically(path, "\n".join(lines))

@@ -42,13 +42,13 @@ Numeric reading of the qualitative words, fixed before any run:
 The full profile only adds the client counts of the figures (M in {4, 8, 16, 32}); the claims use M = 8 in both
 profiles, so their verdicts do not depend on the profile.
 
-Paper scale (:func:`fedtheory.backends.paper_scale`, off by default): the same claims at the printed sizes, from
-their own settings (:data:`PRINTED`), families and seeds, on the JAX sweep engine: M = 2,048 (the client count of
-section 3.7.4's rounds example; M in {1,024, 2,048, 4,096, 8,192} in the figures), K in {1, 2, 4, ..., 256}, the
-printed step sizes (a9a: {0.001, 0.002, 0.005, ..., 10}; epsilon: {0.005, 0.01, 0.02, ..., 50}), the a9a-like set at
-a9a's n = 32,561 (F* by Newton from 0, the same certificate), the sample indices drawn on the device. The epsilon-like set keeps its stand-in data (n = 10,000,
-d = 64): epsilon's n = 400,000, d = 2,000 is beyond the reference solver (one Newton Hessian is 1.6e12 multiply-adds
-on the CPU). Off, every size, seed and number is the stand-in's above.
+Paper scale (:func:`fedtheory.backends.paper_scale`, off by default): the same claims at the printed sizes, from their
+own settings (:data:`PRINTED`), families and seeds, on the JAX sweep engine: M = 2,048 (the client count of section
+3.7.4's rounds example; M in {1,024, 2,048, 4,096, 8,192} in the figures), K in {1, 2, 4, ..., 256}, the printed step
+sizes (a9a: {0.001, 0.002, 0.005, ..., 10}; epsilon: {0.005, 0.01, 0.02, ..., 50}), the a9a-like set at a9a's n = 32,561
+(F* by Newton from 0, the same certificate), the sample indices drawn on the device. The epsilon-like set keeps its
+stand-in data (n = 10,000, d = 64): epsilon's n = 400,000, d = 2,000 is beyond the reference solver (one Newton Hessian
+is 1.6e12 multiply-adds on the CPU). Off, every size, seed and number is the stand-in's above.
 """
 
 from __future__ import annotations
@@ -220,6 +220,7 @@ def _witness(ctx: Context, name: str) -> dict:
     "|mean over seeds of log2(FedAc-I / MB-AC-SGD)| (< 1 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig33_similar(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log2 of FedAc-I's over MB-AC-SGD's tuned best
@@ -240,6 +241,7 @@ def fig33_similar(ctx: Context) -> Evidence:
     + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig33_beat(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log10 of each baseline's tuned best suboptimality
@@ -261,6 +263,7 @@ def fig33_beat(ctx: Context) -> Evidence:
     "(> 1 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig33_mbacsgd(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log2 of MB-AC-SGD's tuned best suboptimality at
@@ -278,6 +281,7 @@ def fig33_mbacsgd(ctx: Context) -> Evidence:
     "FedAc-I) (> 1 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="fails",
+    expect_paper="inconclusive",
     figure="fedac-a9a-lambda-1e-2",
 )
 def fig33_fedac(ctx: Context) -> Evidence:
@@ -302,6 +306,7 @@ def fig33_fedac(ctx: Context) -> Evidence:
     + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig34_fedavg_mbsgd(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log10 of FedAvg's and MB-SGD's tuned best
@@ -336,6 +341,7 @@ def _robustness(ctx: Context, name: str) -> Evidence:
     "best(K = 128) / best(K = 1) over FedAc-I's (> 0 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig34_fedac(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log10 of each baseline's deterioration best(K =
@@ -352,6 +358,7 @@ def fig34_fedac(ctx: Context) -> Evidence:
     "claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig36_fedac(ctx: Context) -> Evidence:
     """The epsilon-like stand-in (M = 8, T = 4096): log2 of each baseline's tuned best suboptimality over FedAc-I's
@@ -373,6 +380,7 @@ def fig36_fedac(ctx: Context) -> Evidence:
     "claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig36_mbacsgd(ctx: Context) -> Evidence:
     """The epsilon-like stand-in (M = 8, T = 4096): log2 of MB-AC-SGD's tuned best suboptimality at K = 64 and 256
@@ -391,6 +399,7 @@ def fig36_mbacsgd(ctx: Context) -> Evidence:
     "log10(K = 4 over K = 1) (> 0 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig37_fedavg_mbsgd(ctx: Context) -> Evidence:
     """The epsilon-like stand-in (M = 8, T = 4096): log10 of FedAvg's and MB-SGD's tuned best suboptimality at K = 4
@@ -411,6 +420,7 @@ def fig37_fedavg_mbsgd(ctx: Context) -> Evidence:
     "best(K = 256) / best(K = 1) over FedAc-I's (> 0 claimed)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def fig37_fedac(ctx: Context) -> Evidence:
     """The epsilon-like stand-in (M = 8, T = 4096): log10 of each baseline's deterioration best(K = 256)/best(K = 1)
@@ -447,6 +457,7 @@ def target(ctx: Context, name: str, M: int | None = None) -> np.ndarray:
     "'never' tie)." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
     figure="fedac-epsilon-like",
 )
 def fig37_rounds(ctx: Context) -> Evidence:
@@ -550,6 +561,7 @@ def _printed_below(fam: Family, algorithm: str, K: int) -> Sweep:
     "seeds." + STAND_IN + AT_PAPER_SCALE,
     scope="stand-in",
     expect="inconclusive",
+    expect_paper="inconclusive",
 )
 def eta_range_lambda_1e2(ctx: Context) -> Evidence:
     """The a9a-like stand-in at lambda = 1e-2 (M = 8, T = 4096): log10 of FedAc-I's best suboptimality at the step
