@@ -5,7 +5,9 @@ objective values and residuals, and raises :class:`~fedtheory.errors.ReferenceSo
 solve reports ``Solved`` and its duality gap and residuals are within what the caller asked for.
 Problem-specific wrappers add a certificate computed independently of the solver (a LASSO duality gap,
 a gradient norm after Newton polishing, the proximal-gradient residual of a composite problem after accelerated
-polishing) and record the solver's name and version.
+polishing) and record the solver's name and version. Where the conic solve is too slow or does not converge, the
+logistic and composite references can skip it (``logistic_optimum(..., clarabel=False)``,
+``composite_optimum(..., conic=False)``): the certificate, computed in numpy, is the same.
 """
 
 from __future__ import annotations
@@ -288,6 +290,7 @@ def composite_optimum(
     residual_tol: float = 1e-8,
     kkt_tol: float = 1e-9,
     polish: int = 1000,
+    conic: bool = True,
 ) -> Reference:
     """Certified minimiser of ``Phi(x) = F(x) + psi(x)`` (thesis eq. (4.1)) for any regularizer of the library.
 
@@ -302,6 +305,11 @@ def composite_optimum(
     with the exact zeros of the prox). ``L`` is ``lambda_max`` of ``F``'s Hessian (quadratic) or ``smooth.L``
     (logistic). When ``F`` is ``mu``-strongly convex (``mu > 0``), ``T`` is a ``(1 - mu/L)``-contraction, so
     ``||x - x*|| <= (L/mu) kkt_residual`` (``distance_bound``).
+
+    ``conic=False`` skips Clarabel and polishes from ``T(0)`` instead (for data sets where the conic solve takes
+    minutes or does not converge, e.g. an exponential-cone logistic problem with tens of thousands of samples): the
+    certificate is the same, since it does not depend on how the point was found, and ``polish`` is then the whole
+    budget of the solve.
 
     Parameters
     ----------
@@ -320,23 +328,28 @@ def composite_optimum(
     kkt_tol : float
         Largest accepted ``kkt_residual / max(1, ||x||)``.
     polish : int
-        Largest number of polishing steps (0: return ``T(x_Clarabel)``).
+        Largest number of polishing steps (0: return ``T(x_Clarabel)``, or ``T(0)`` without the conic solve).
+    conic : bool
+        Whether Clarabel gives the start (default) or the polish starts from ``T(0)``.
 
     Returns
     -------
     Reference
-        ``certificate`` holds Clarabel's ``duality_gap``, ``primal_residual``, ``dual_residual``, ``iterations``, and
-        ``kkt_residual``, ``kkt_residual_clarabel`` (at Clarabel's own point), ``polish_iterations``, ``kkt_step``
-        (``1/L``) and, if ``mu > 0``, ``distance_bound``.
+        ``certificate`` holds ``kkt_residual``, ``polish_iterations``, ``kkt_step`` (``1/L``) and, if ``mu > 0``,
+        ``distance_bound``; with the conic solve also Clarabel's ``duality_gap``, ``primal_residual``,
+        ``dual_residual``, ``iterations`` and ``kkt_residual_clarabel`` (at Clarabel's own point), without it
+        ``conic`` (a note). ``solver`` names Clarabel's version, or the polish alone.
 
     Raises
     ------
     ReferenceSolveError
         If Clarabel fails or either certificate is worse than requested.
+    InvalidParameterError
+        If ``smooth``, ``shape``, ``polish`` or ``conic`` is not one the function accepts.
     """
-    import cvxpy as cp
-
     polish = positive_int("polish", polish, minimum=0)
+    if not isinstance(conic, bool | np.bool_):
+        raise InvalidParameterError("conic", "True or False", conic)
     logistic = all(hasattr(smooth, k) for k in ("features", "labels", "l2"))  # LogisticRegression's data, by duck type
     if not logistic and not all(hasattr(smooth, k) for k in ("A_mean", "b_mean", "dim")):
         raise InvalidParameterError(
@@ -346,28 +359,24 @@ def composite_optimum(
     shape = (d,) if shape is None else tuple(int(n) for n in shape)
     if int(np.prod(shape)) != d:
         raise InvalidParameterError("shape", f"a shape with d = {d} entries", shape)
-    x = cp.Variable(d)
     if logistic:
-        X, y = smooth.features.reshape(-1, d), smooth.labels.reshape(-1)
-        loss = cp.sum(cp.logistic(-cp.multiply(y, X @ x))) / X.shape[0] + 0.5 * smooth.l2 * cp.sum_squares(x)
         L, mu = smooth.L, smooth.l2
     else:
-        A, b = np.asarray(smooth.A_mean, dtype=float), np.asarray(smooth.b_mean, dtype=float)
-        loss = 0.5 * cp.quad_form(x, cp.psd_wrap(A)) - b @ x + float(smooth.value(np.zeros(d)))
-        eig = np.linalg.eigvalsh(A)
+        eig = np.linalg.eigvalsh(np.asarray(smooth.A_mean, dtype=float))
         L, mu = float(eig[-1]), float(eig[0])
         mu = mu if mu > d * np.finfo(float).eps * L else 0.0  # below eigvalsh's rounding: not certified > 0
     if L <= 0:
         raise InvalidParameterError("smooth", "an objective with positive curvature (L > 0)", L)
-    term, constraints = regularizer_expression(regularizer, x if shape == (d,) else cp.reshape(x, shape, order="C"))
-    cert = solve(cp.Problem(cp.Minimize(loss + term), constraints), gap_tol=gap_tol, residual_tol=residual_tol)
 
     def step(z):  # T(z) = prox_{psi/L}(z - grad F(z)/L)
         return regularizer.prox((z - smooth.grad(z) / L).reshape(shape), 1.0 / L).reshape(d)
 
-    x_solver = np.asarray(x.value, dtype=float)
-    x_step = step(x_solver)
-    cert["kkt_residual_clarabel"] = float(np.linalg.norm(x_solver - x_step))
+    if conic:
+        x_solver, cert = _composite_clarabel(smooth, regularizer, shape, logistic, gap_tol, residual_tol)
+        x_step = step(x_solver)
+        cert["kkt_residual_clarabel"] = float(np.linalg.norm(x_solver - x_step))
+    else:
+        cert, x_step = {"conic": "not used: accelerated proximal gradient from 0"}, step(np.zeros(d))
     xv, cert["kkt_residual"], cert["polish_iterations"] = _polish(step, x_step, polish)
     cert["kkt_step"] = 1.0 / L
     if mu > 0:
@@ -380,7 +389,27 @@ def composite_optimum(
     value = float(smooth.value(xv) + regularizer.value(xv.reshape(shape)))
     if not np.isfinite(value):
         raise ReferenceSolveError("composite optimum not certified: psi is infinite at the returned point")
-    return Reference(xv, value, cert, solver_version())
+    return Reference(xv, value, cert, solver_version() if conic else "fedtheory accelerated proximal gradient")
+
+
+def _composite_clarabel(
+    smooth, regularizer: Regularizer, shape: tuple[int, ...], logistic: bool, gap_tol: float, residual_tol: float
+) -> tuple[np.ndarray, dict]:
+    """Clarabel's solve of the conic form of ``F(x) + psi(x.reshape(shape))``: its point and :func:`solve`'s
+    certificate (``F`` logistic in its exponential-cone form, else quadratic)."""
+    import cvxpy as cp
+
+    d = smooth.dim
+    x = cp.Variable(d)
+    if logistic:
+        X, y = smooth.features.reshape(-1, d), smooth.labels.reshape(-1)
+        loss = cp.sum(cp.logistic(-cp.multiply(y, X @ x))) / X.shape[0] + 0.5 * smooth.l2 * cp.sum_squares(x)
+    else:
+        A, b = np.asarray(smooth.A_mean, dtype=float), np.asarray(smooth.b_mean, dtype=float)
+        loss = 0.5 * cp.quad_form(x, cp.psd_wrap(A)) - b @ x + float(smooth.value(np.zeros(d)))
+    term, constraints = regularizer_expression(regularizer, x if shape == (d,) else cp.reshape(x, shape, order="C"))
+    cert = solve(cp.Problem(cp.Minimize(loss + term), constraints), gap_tol=gap_tol, residual_tol=residual_tol)
+    return np.asarray(x.value, dtype=float), cert
 
 
 def _logistic_clarabel(problem) -> tuple[np.ndarray, dict]:
