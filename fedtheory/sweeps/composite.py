@@ -297,7 +297,12 @@ def run_sweep(
                 idx = np.take_along_axis(rng.integers(0, n, size=(S, M, b)), chosen[..., None], axis=1)
                 Zb, yb = Z[seed_rows, chosen[..., None], idx], Y[seed_rows, chosen[..., None], idx]
                 if algorithm == "FedDualAvg":
-                    xc = client_prox(z, ec_a * (es_a * r * K + k)) if psi is not None else z
+                    if psi is None:
+                        xc = z
+                    elif k == 0:  # the clients start at the server's y, whose prox at eta_c eta_s r K is x: no SVD
+                        xc = np.broadcast_to(x[:, None], z.shape)
+                    else:
+                        xc = client_prox(z, ec_a * (es_a * r * K + k))
                     z = z - ec_a[:, None] * gradient(xc, Zb, yb)
                 elif algorithm == "FedDualAvg-OSP":
                     z = z - ec_a[:, None] * gradient(z, Zb, yb)

@@ -175,6 +175,22 @@ def test_threshold_prox_is_the_regularizer_prox(seed, t, lam, c, nuclear):
     np.testing.assert_allclose(_Prox(psi1, np.array([lam]))(v, t), ref, rtol=1e-12, atol=1e-12)
 
 
+@settings(max_examples=20)
+@given(seed=st.integers(0, 10_000), nuclear=st.booleans())
+def test_client_prox_of_the_round_start_is_the_server_prox_to_the_bit(seed, nuclear):
+    # The first FedDualAvg step of a round reuses the server's x = prox(y) for every client instead of a prox of the
+    # clients' stack (S, C, G, p): exact because the stacked prox is each matrix's prox, whatever the stack's shape.
+    rng = np.random.default_rng(seed)
+    S, C, G = 2, 3, 4
+    inner, shape = (NuclearNorm, (3, 3)) if nuclear else (L1, None)
+    psi1 = Masked(inner(1.0), intercept_mask(10), shape=shape)
+    y, lam = 2.0 * rng.standard_normal((S, G, 10)), rng.uniform(0.1, 2.0, S)
+    t = np.concatenate([[0.0], rng.uniform(0.0, 3.0, G - 1)])  # the first round's threshold is 0
+    server = _Prox(psi1, lam[:, None])(y, t)
+    client = _Prox(psi1, lam[:, None, None])(np.broadcast_to(y[:, None], (S, C, G, 10)), t)
+    assert np.array_equal(client, np.broadcast_to(server[:, None], client.shape))
+
+
 def test_regularization_path_is_certified_and_matches_the_reference():
     data = federated_lasso(np.random.default_rng(4), d1=5, d0=15, n_clients=4, n_per_client=30)
     psi = Masked(L1(1.0), intercept_mask(data.smooth.dim))
