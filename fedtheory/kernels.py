@@ -1,6 +1,7 @@
 """Fused per-client kernels for the hot recursions: FedAc (Algorithm 2) and local SGD (FedAvg) with the
 :class:`~fedtheory.oracles.Minibatch` oracle on :class:`~fedtheory.problems.LogisticRegression` and
-:class:`~fedtheory.problems.LeastSquares`.
+:class:`~fedtheory.problems.LeastSquares`, and softmax regression's local steps with a step count per client
+(:func:`softmax_local_steps`, for :func:`fedtheory.algorithms.primal_dual.ragged_steps`).
 
 The numpy code of :mod:`fedtheory.algorithms` is the reference; these kernels run the same arithmetic, in the same
 order per coordinate, one client at a time in compiled code (numba, ``cache=True``, no ``fastmath``), so that the
@@ -258,3 +259,52 @@ def _kernel():
 
     overload(prefetch)(lambda array, index: lambda array, index: prefetch_intrinsic(array, index))
     return numba.njit(cache=True)(_client_steps)
+
+
+def softmax_local_steps(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w) -> None:
+    """Local minibatch SGD steps of softmax regression, a different number per client, in compiled code; ``w``
+    ``(R, C, p)`` is updated in place. Row ``r`` is client ``rows[r]`` (its ``features``/``labels``), runs
+    ``steps[r]`` steps ``w <- w - eta (g(w) + l2 w + pull[r] (w - anchor[r]) + correction[r])`` with ``g`` the mean
+    gradient over ``b`` samples ``idx[offsets[r] + k b + j]``, ``j < b``, of step ``k``. The numpy reference is
+    :func:`fedtheory.algorithms.primal_dual.ragged_steps` with numpy kernels."""
+    _softmax_kernel()(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w)
+
+
+def _softmax_steps(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w):
+    """The kernel of :func:`softmax_local_steps`, one client row ``r`` at a time, ``w`` ``(R, C, p)`` updated in
+    place: per step the batch's rows are gathered and the logits and the gradient are two matrix products (on a
+    transposed ``(p, C)`` copy of the row's weights)."""
+    R, C, p = w.shape
+    batch, delta, v = np.empty((b, p)), np.empty((b, C)), np.empty((p, C))
+    for r in range(R):
+        data, labs = features[rows[r]], labels[rows[r]]
+        v[:] = w[r].T
+        for k in range(steps[r]):
+            at = offsets[r] + k * b
+            for j in range(b):
+                batch[j] = data[idx[at + j]]
+            logits = np.dot(batch, v)
+            for j in range(b):
+                top = logits[j].max()
+                total = 0.0
+                for c in range(C):
+                    delta[j, c] = np.exp(logits[j, c] - top)
+                    total += delta[j, c]
+                for c in range(C):
+                    delta[j, c] = (delta[j, c] / total - (1.0 if labs[idx[at + j]] == c else 0.0)) / b
+            g = np.dot(batch.T, delta)
+            for m in range(p):
+                for c in range(C):
+                    step = g[m, c] + l2 * v[m, c]
+                    step = step + pull[r] * (v[m, c] - anchor[r, c, m])
+                    step = step + correction[r, c, m]
+                    v[m, c] = v[m, c] - eta * step
+        w[r] = v.T
+
+
+@cache
+def _softmax_kernel():
+    """:func:`_softmax_steps` compiled (numba imported here, on first use; compiled code cached on disk)."""
+    import numba
+
+    return numba.njit(cache=True)(_softmax_steps)

@@ -39,26 +39,26 @@ from ..errors import DivergenceError, InvalidParameterError
 from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
 from ..problems.base import Problem
-from .primal_dual import gather, sample, scatter, subset_oracle, working_set
+from .primal_dual import device_steps, gather, ragged_steps, sample, scatter, subset_oracle, working_set
 
 Q_VARIANTS = ("paper", "code")
 
 
 @dataclass(frozen=True)
 class ClientServerParams:
-    """Local step ``eta``, ``K`` local steps, ``N`` clients, ``participants`` sampled per round, and the data sizes
-    ``sizes`` ``(N,)`` of the server's weights (``None``: equal weights)."""
+    """Local step ``eta``, ``K`` local steps (or one count per client ``(N,)``), ``N`` clients, ``participants``
+    sampled per round, and the data sizes ``sizes`` ``(N,)`` of the server's weights (``None``: equal weights)."""
 
     eta: float
-    K: int
+    K: int | tuple[int, ...]
     N: int
     participants: int
     sizes: tuple[float, ...] | None = None
 
     def __post_init__(self):
         positive("eta", self.eta)
-        positive_int("K", self.K)
         positive_int("N", self.N)
+        object.__setattr__(self, "K", device_steps(self.K, self.N))
         if not 1 <= self.participants <= self.N:
             raise InvalidParameterError("participants", f"an integer in [1, N = {self.N}]", self.participants)
         if self.sizes is not None:
@@ -118,6 +118,19 @@ class Round(NamedTuple):
         return scatter(np.zeros_like(local, shape=(S, N, *local.shape[2:])), self.clients, local)
 
 
+def round_steps(r: Round, oracle: Oracle, params: ClientServerParams, *, anchor=None, mu=0.0, correction=None):
+    """The working set's local steps of round ``r``: :func:`local_steps` (``K`` steps), or, where ``params.K`` is per
+    client, :func:`~fedtheory.algorithms.primal_dual.ragged_steps` (``K_i`` steps, ``mu`` as the pull)."""
+    if isinstance(params.K, int):
+        return local_steps(r.w0, r.at, params.eta, params.K, r.rng, anchor=anchor, mu=mu, correction=correction)
+    mu = np.asarray(mu, dtype=float)
+    pull = mu[:, None] if mu.ndim == 1 else mu
+    steps = np.asarray(params.K)[r.clients]
+    return ragged_steps(
+        oracle, r.w0, r.clients, steps, params.eta, r.rng, pull=pull, anchor=anchor, correction=correction
+    )
+
+
 def start_round(x: np.ndarray, N: int, participants: int, oracle, rng) -> Round:
     """Check the oracle and generator, sample ``participants`` of the ``N`` clients per replica and start the
     working set's local steps at the server models ``x`` ``(S, d)``."""
@@ -133,7 +146,7 @@ def start_round(x: np.ndarray, N: int, participants: int, oracle, rng) -> Round:
 def fedavg_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng) -> np.ndarray:
     """One FedAvg round from server models ``x`` ``(S, d)``; returns the new server models."""
     r = start_round(x, params.N, params.participants, oracle, rng)
-    return aggregate(r.full(local_steps(r.w0, r.at, params.eta, params.K, r.rng)), r.mask, params.weights)
+    return aggregate(r.full(round_steps(r, oracle, params)), r.mask, params.weights)
 
 
 def fedprox_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng, *, mu) -> np.ndarray:
@@ -143,7 +156,7 @@ def fedprox_round(x: np.ndarray, oracle: Oracle, params: ClientServerParams, rng
     if np.any(mu < 0) or (mu.ndim == 1 and mu.shape != (x.shape[0],)):
         raise InvalidParameterError("mu", f"values >= 0: a scalar or one per replica ({x.shape[0]},)", mu)
     r = start_round(x, params.N, params.participants, oracle, rng)
-    local = local_steps(r.w0, r.at, params.eta, params.K, r.rng, anchor=x, mu=mu)
+    local = round_steps(r, oracle, params, anchor=x, mu=mu)
     return aggregate(r.full(local), r.mask, params.weights)
 
 
@@ -175,8 +188,9 @@ def scaffold_round(
     r = start_round(state.x, params.N, params.participants, oracle, rng)
     c_i = gather(state.c_i, r.clients)
     correction = state.c[:, None, :] - c_i
-    y = local_steps(r.w0, r.at, params.eta, params.K, r.rng, correction=correction)
-    c_plus = -correction + (state.x[:, None, :] - y) / (params.K * params.eta)
+    y = round_steps(r, oracle, params, correction=correction)
+    K = params.K if isinstance(params.K, int) else np.asarray(params.K)[r.clients][..., None]
+    c_plus = -correction + (state.x[:, None, :] - y) / (K * params.eta)
     dc = np.where(r.mask[..., None], r.full(c_plus - c_i), 0.0)
     x = state.x + eta_g * aggregate(r.full(y - state.x[:, None, :]), r.mask, params.weights)
     return ScaffoldState(x, state.c + dc.sum(axis=1) / params.N, state.c_i + dc, state.t + 1)
@@ -234,7 +248,7 @@ def qfedavg_round(
     F[mask] = client_values(oracle.problem, w0, clients=np.nonzero(mask)[1].reshape(-1, params.participants)).ravel()
     if q > 0 and np.any(mask & (F <= 0)):
         raise InvalidParameterError("oracle", "a problem whose sampled clients have values F_k(w^t) > 0 (q > 0)")
-    step = r.full(x[:, None, :] - local_steps(r.w0, r.at, params.eta, params.K, r.rng))  # w^t - w̄_k
+    step = r.full(x[:, None, :] - round_steps(r, oracle, params))  # w^t - w̄_k
     dw = L_q * step
     Fq = np.where(mask, np.abs(F) ** q, 0.0)  # F^0 = 1 even where F <= 0
     size = np.sum((step if variant == "code" else dw) ** 2, axis=-1)

@@ -17,6 +17,12 @@ the clients (``oracle.client_subsets``, :func:`working_set`): it draws what a ca
 sampled devices' part, so the result is the one of computing every device and keeping the sampled ones.
 A server step whose multipliers sum to zero raises :class:`~fedtheory.errors.ZeroMultiplierMassError`. Arrays are
 ``(S, N, d)`` (replicas, devices, coordinates); ``lam`` and ``gamma`` are ``(S, N)``.
+
+``K`` may also be one step count per device ``(N,)`` (e.g. ``E`` epochs of ``ceil(n_i/b)`` minibatch steps): the
+sampled devices then run :func:`ragged_steps`, which needs a :class:`~fedtheory.problems.softmax.SoftmaxMinibatch`
+oracle and draws its own index stream (all steps' indices in one call per round), in a numba kernel
+(:func:`fedtheory.kernels.softmax_local_steps`) where :func:`fedtheory.backends.kernels` is ``"numba"`` and in numpy
+(the reference) otherwise.
 """
 
 from __future__ import annotations
@@ -25,10 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import generator, positive, positive_int
+from .. import backends
+from .._validate import generator, integer_array, positive, positive_int
 from ..errors import DivergenceError, InvalidParameterError, ZeroMultiplierMassError
+from ..kernels import softmax_local_steps
 from ..oracles import Oracle, check_oracle, check_replicated
 from ..problems import FederatedQuadratic
+from ..problems.softmax import SoftmaxMinibatch
 
 STARTS = ("warm", "cold")
 UPDATES = ("sampled", "all")
@@ -44,8 +53,9 @@ class PrimalDualParams:
         Local (primal) step size, > 0 (unused with the exact local oracle).
     alpha : float
         Dual step size, >= 0 (0 keeps the multipliers fixed).
-    K : int
-        Local steps, >= 1; ``K = None`` is not allowed: the exact oracle is chosen by ``exact=True``.
+    K : int or tuple of int
+        Local steps, >= 1, or one count >= 1 per device ``(N,)`` (:func:`ragged_steps`); ``K = None`` is not
+        allowed: the exact oracle is chosen by ``exact=True``.
     N : int
         Devices.
     participants : int
@@ -64,7 +74,7 @@ class PrimalDualParams:
 
     beta: float
     alpha: float
-    K: int
+    K: int | tuple[int, ...]
     N: int
     participants: int
     lam_box: tuple[float, float] = (0.0, np.inf)
@@ -76,8 +86,8 @@ class PrimalDualParams:
     def __post_init__(self):
         positive("beta", self.beta)
         positive("alpha", self.alpha, allow_zero=True)
-        positive_int("K", self.K)
         positive_int("N", self.N)
+        object.__setattr__(self, "K", device_steps(self.K, self.N))
         if not 1 <= self.participants <= self.N:
             raise InvalidParameterError("participants", f"an integer in [1, N = {self.N}]", self.participants)
         lo, hi = self.lam_box
@@ -132,6 +142,81 @@ def local_steps(w0, z, lam, oracle: Oracle, beta: float, K: int, rng) -> np.ndar
     w, zz, ll = np.array(w0, dtype=float), z[:, None, :], lam[..., None]
     for _ in range(K):
         w = w - beta * (oracle(w, rng) + 2 * ll * (w - zz))
+    return w
+
+
+def device_steps(K, N: int) -> int | tuple[int, ...]:
+    """``K`` checked: an integer >= 1, or one integer >= 1 per device (a tuple of ``N``)."""
+    if np.ndim(K) == 0:
+        return positive_int("K", K)
+    steps = integer_array("K", K, minimum=1)
+    if steps.shape != (N,):
+        raise InvalidParameterError("K", f"an integer >= 1 or one per device ({N},)", f"shape {steps.shape}")
+    return tuple(int(k) for k in steps)
+
+
+def ragged_steps(oracle, w0, clients, steps, eta: float, rng, *, pull=0.0, anchor=None, correction=None):
+    """``steps[s, q]`` steps ``w <- w - eta (g(w) + pull (w - anchor) + correction)`` of client ``clients[s, q]``
+    from ``w0`` ``(S, Q, d)``, with ``g`` the minibatch gradient of a
+    :class:`~fedtheory.problems.softmax.SoftmaxMinibatch` ``oracle``.
+
+    The sample indices of every step are drawn first, in one call: for each ``(s, q)`` in order, ``steps[s, q]``
+    blocks of ``b`` indices uniform in ``[0, n_i)`` (with replacement, as the oracle draws). ``pull`` is a scalar or
+    ``(S, Q)`` (``2 lam`` for FedBC, ``mu`` for FedProx), ``anchor`` ``(S, d)`` (needed where ``pull != 0``),
+    ``correction`` ``(S, Q, d)`` optional. With equal counts ``K`` and the same indices this is the arithmetic of
+    :func:`local_steps` (and of the client-server ``local_steps``); the numba kernel agrees with the numpy loop to
+    float64 rounding (the sums over samples run in another order)."""
+    if type(oracle) is not SoftmaxMinibatch:
+        raise InvalidParameterError("oracle", "a SoftmaxMinibatch (per-device step counts)", type(oracle).__name__)
+    problem, b, rng = oracle.problem, oracle.batch_size, generator("rng", rng)
+    w0, clients = problem.check_client_subset(w0, clients)
+    steps = integer_array("steps", steps, minimum=1)
+    if steps.shape != clients.shape:
+        raise InvalidParameterError("steps", f"one count >= 1 per client of shape {clients.shape}", steps.shape)
+    S, Q, d = w0.shape
+    pull = np.broadcast_to(np.asarray(pull, dtype=float), (S, Q))
+    if anchor is None:
+        if np.any(pull != 0):
+            raise InvalidParameterError("anchor", "the anchor (S, d) of the pull term (pull != 0)")
+        anchor = np.zeros((S, d))
+    anchor = np.broadcast_to(np.asarray(anchor, dtype=float), (S, d))
+    correction = np.zeros((S, Q, d)) if correction is None else np.broadcast_to(correction, (S, Q, d))
+    blocks = (steps * b).ravel()
+    idx = rng.integers(0, np.repeat(problem.counts[clients.ravel()], blocks))  # every step's samples, (s, q) order
+    offsets = (np.cumsum(blocks) - blocks).reshape(S, Q)
+    if backends.kernels() == "numba":
+        C, p = problem.n_classes, problem.n_inputs
+        w = np.array(w0, dtype=float).reshape(S * Q, C, p)
+        softmax_local_steps(
+            problem.features,
+            problem.labels,
+            float(problem.l2),
+            b,
+            clients.ravel(),
+            steps.ravel(),
+            offsets.ravel(),
+            idx,
+            float(eta),
+            np.ascontiguousarray(pull.ravel()),
+            np.ascontiguousarray(np.repeat(anchor, Q, axis=0).reshape(S * Q, C, p)),
+            np.ascontiguousarray(correction.reshape(S * Q, C, p)),
+            w,
+        )
+        return w.reshape(S, Q, d)
+    return _numpy_steps(problem, w0, clients, steps, offsets, idx, b, eta, pull, anchor, correction)
+
+
+def _numpy_steps(problem, w0, clients, steps, offsets, idx, b, eta, pull, anchor, correction) -> np.ndarray:
+    """:func:`ragged_steps` in numpy: one array step over the clients with steps left, ``max(steps)`` steps."""
+    w = np.array(w0, dtype=float)
+    anchor = np.broadcast_to(anchor[:, None, :], w.shape)
+    for k in range(int(steps.max())):
+        live = np.nonzero(k < steps)
+        at = (offsets[live] + k * b)[:, None] + np.arange(b)
+        g = problem.sample_grad(w[live][None], idx[at][None], clients=clients[live][None])[0]
+        g = g + pull[live][:, None] * (w[live] - anchor[live])
+        g = g + correction[live]
+        w[live] = w[live] - eta * g
     return w
 
 
@@ -206,8 +291,13 @@ def round(state: PrimalDualState, oracle: Oracle, params: PrimalDualParams, rng)
         clients = working_set(oracle, mask, sampled_only=params.update == "sampled")
         Q = clients.shape[1]
         w0 = gather(state.x, clients) if params.start == "warm" else np.broadcast_to(state.z[:, None, :], (S, Q, d))
-        lam, at = gather(state.lam, clients), subset_oracle(oracle, clients, N)
-        x_new = scatter(state.x, clients, local_steps(w0, state.z, lam, at, params.beta, params.K, rng))
+        lam = gather(state.lam, clients)
+        if isinstance(params.K, int):
+            local = local_steps(w0, state.z, lam, subset_oracle(oracle, clients, N), params.beta, params.K, rng)
+        else:
+            steps = np.asarray(params.K)[clients]
+            local = ragged_steps(oracle, w0, clients, steps, params.beta, rng, pull=2 * lam, anchor=state.z)
+        x_new = scatter(state.x, clients, local)
     x = np.where(active[..., None], x_new, state.x)
     drift = np.sum((x - state.z[:, None, :]) ** 2, axis=-1)
     lam_new = np.clip(state.lam + params.alpha * (drift - state.gamma), *params.lam_box)
