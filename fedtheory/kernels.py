@@ -236,8 +236,8 @@ def prefetch(array, index):
 
 
 @cache
-def _kernel():
-    """:func:`_client_steps` compiled (numba imported here, on first use; compiled code cached on disk)."""
+def _prefetch_compiled() -> None:
+    """Give :func:`prefetch` its compiled form (an LLVM prefetch intrinsic) in numba; numba imported here."""
     import numba
     from llvmlite import ir
     from numba.core import cgutils
@@ -258,48 +258,92 @@ def _kernel():
         return numba.types.void(array, numba.types.intp), codegen
 
     overload(prefetch)(lambda array, index: lambda array, index: prefetch_intrinsic(array, index))
+
+
+@cache
+def _kernel():
+    """:func:`_client_steps` compiled (numba imported here, on first use; compiled code cached on disk)."""
+    import numba
+
+    _prefetch_compiled()
     return numba.njit(cache=True)(_client_steps)
 
 
 def softmax_local_steps(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w) -> None:
     """Local minibatch SGD steps of softmax regression, a different number per client, in compiled code; ``w``
-    ``(R, C, p)`` is updated in place. Row ``r`` is client ``rows[r]`` (its ``features``/``labels``), runs
-    ``steps[r]`` steps ``w <- w - eta (g(w) + l2 w + pull[r] (w - anchor[r]) + correction[r])`` with ``g`` the mean
-    gradient over ``b`` samples ``idx[offsets[r] + k b + j]``, ``j < b``, of step ``k``. The numpy reference is
-    :func:`fedtheory.algorithms.primal_dual.ragged_steps` with numpy kernels."""
+    ``(R, C, p)`` is updated in place. Row ``r`` is client ``rows[r]`` (its ``features``/``labels``) of replica ``s =
+    r // (R // S)``, runs ``steps[r]`` steps ``w <- w - eta (g(w) + l2 w + pull[r] (w - anchor[s]) +
+    correction[r])`` with ``g`` the mean gradient over ``b`` samples ``idx[offsets[r] + k b + j]``, ``j < b``, of
+    step ``k``; ``anchor`` is ``(S, C, p)`` (one per replica, ``S`` dividing ``R``), ``correction`` ``(R, C, p)``.
+    The numpy reference is :func:`fedtheory.algorithms.primal_dual.ragged_steps` with numpy kernels."""
     _softmax_kernel()(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w)
 
 
 def _softmax_steps(features, labels, l2, b, rows, steps, offsets, idx, eta, pull, anchor, correction, w):
     """The kernel of :func:`softmax_local_steps`, one client row ``r`` at a time, ``w`` ``(R, C, p)`` updated in
-    place: per step the batch's rows are gathered and the logits and the gradient are two matrix products (on a
-    transposed ``(p, C)`` copy of the row's weights)."""
+    place, no allocation inside the loops and every inner loop over contiguous memory: per step the batch's rows
+    are gathered transposed into ``xt`` ``(p, b)`` (the next step's rows prefetched); the logits ``delta`` ``(C, b)``
+    accumulate over the inputs ``m`` (outer loop, each logit summed in the order ``m = 0..p-1``); the softmax runs
+    over the samples (max, exponentials and their sum, then ``(softmax - onehot) / b`` in place); the gradient ``g``
+    ``(C, p)`` accumulates over the samples in order, on each sample's feature row; the update is the reference's
+    expression per coordinate. Compiled with numpy's division semantics (no zero check: ``total >= 1`` and ``b >=
+    1``), so the division loops vectorise."""
     R, C, p = w.shape
-    batch, delta, v = np.empty((b, p)), np.empty((b, C)), np.empty((p, C))
+    Q = R // anchor.shape[0]
+    xt, delta, v, g = np.empty((p, b)), np.empty((C, b)), np.empty((C, p)), np.empty((C, p))
+    top, total, label = np.empty(b), np.empty(b), np.empty(b, dtype=labels.dtype)
     for r in range(R):
-        data, labs = features[rows[r]], labels[rows[r]]
-        v[:] = w[r].T
+        data, labs, a, corr, mu = features[rows[r]], labels[rows[r]], anchor[r // Q], correction[r], pull[r]
+        v[:] = w[r]
         for k in range(steps[r]):
             at = offsets[r] + k * b
+            if k + 1 < steps[r]:
+                for j in range(b):
+                    for m in range(0, p, 8):
+                        prefetch(data, (idx[at + b + j] * p + m))
             for j in range(b):
-                batch[j] = data[idx[at + j]]
-            logits = np.dot(batch, v)
-            for j in range(b):
-                top = logits[j].max()
-                total = 0.0
-                for c in range(C):
-                    delta[j, c] = np.exp(logits[j, c] - top)
-                    total += delta[j, c]
-                for c in range(C):
-                    delta[j, c] = (delta[j, c] / total - (1.0 if labs[idx[at + j]] == c else 0.0)) / b
-            g = np.dot(batch.T, delta)
+                row = data[idx[at + j]]
+                for m in range(p):
+                    xt[m, j] = row[m]
+            delta[:] = 0.0
             for m in range(p):
+                xm = xt[m]
                 for c in range(C):
-                    step = g[m, c] + l2 * v[m, c]
-                    step = step + pull[r] * (v[m, c] - anchor[r, c, m])
-                    step = step + correction[r, c, m]
-                    v[m, c] = v[m, c] - eta * step
-        w[r] = v.T
+                    vcm, logits = v[c, m], delta[c]
+                    for j in range(b):
+                        logits[j] += vcm * xm[j]
+            top[:] = delta[0]
+            for c in range(1, C):
+                logits = delta[c]
+                for j in range(b):
+                    top[j] = max(top[j], logits[j])
+            total[:] = 0.0
+            for c in range(C):
+                logits = delta[c]
+                for j in range(b):
+                    logits[j] = np.exp(logits[j] - top[j])
+                    total[j] += logits[j]
+            for j in range(b):
+                label[j] = labs[idx[at + j]]
+            for c in range(C):
+                logits = delta[c]
+                for j in range(b):
+                    logits[j] = (logits[j] / total[j] - (1.0 if label[j] == c else 0.0)) / b
+            g[:] = 0.0
+            for j in range(b):
+                row = data[idx[at + j]]
+                for c in range(C):
+                    djc, gc = delta[c, j], g[c]
+                    for m in range(p):
+                        gc[m] += djc * row[m]
+            for c in range(C):
+                vc, gc, ac, cc = v[c], g[c], a[c], corr[c]
+                for m in range(p):
+                    step = gc[m] + l2 * vc[m]
+                    step = step + mu * (vc[m] - ac[m])
+                    step = step + cc[m]
+                    vc[m] = vc[m] - eta * step
+        w[r] = v
 
 
 @cache
@@ -307,4 +351,5 @@ def _softmax_kernel():
     """:func:`_softmax_steps` compiled (numba imported here, on first use; compiled code cached on disk)."""
     import numba
 
-    return numba.njit(cache=True)(_softmax_steps)
+    _prefetch_compiled()
+    return numba.njit(cache=True, error_model="numpy")(_softmax_steps)

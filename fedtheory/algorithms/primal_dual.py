@@ -198,7 +198,7 @@ def ragged_steps(oracle, w0, clients, steps, eta: float, rng, *, pull=0.0, ancho
             idx,
             float(eta),
             np.ascontiguousarray(pull.ravel()),
-            np.ascontiguousarray(np.repeat(anchor, Q, axis=0).reshape(S * Q, C, p)),
+            np.ascontiguousarray(anchor.reshape(S, C, p)),  # one per replica: row r reads anchor[r // Q]
             np.ascontiguousarray(correction.reshape(S * Q, C, p)),
             w,
         )
