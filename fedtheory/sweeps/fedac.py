@@ -27,6 +27,8 @@ from ..backends import SWEEP_ENGINES, sweep_engine
 from ..errors import InvalidParameterError
 from ..kernels import fedac_local_steps, fused_oracle, sgd_local_steps
 from ..oracles import Minibatch
+from . import jax_engine
+from .jax_engine import DRAWS
 
 ALGORITHMS = ("fedac-i", "fedac-ii", "vanilla", "fedavg", "mb-sgd", "mb-ac-sgd")
 
@@ -95,7 +97,7 @@ def run_sweep(
     engine = sweep_engine() if engine is None else engine
     if engine not in SWEEP_ENGINES:
         raise InvalidParameterError("engine", f"one of {', '.join(SWEEP_ENGINES)}", engine)
-    if draws not in ("host", "device") or (draws == "device" and engine != "jax"):
+    if draws not in DRAWS or (draws == "device" and engine != "jax"):
         allowed = "'host', or 'device' with the jax engine"
         raise InvalidParameterError("draws", allowed, f"{draws} (engine {engine})")
     if algorithm not in ALGORITHMS:
@@ -127,10 +129,10 @@ def run_sweep(
     every = max(1, positive_int("eval_every", eval_every) // K)
     gaps, at, dead = [_gap(problem, f_star, x_ag if accelerated else x)], [0], np.zeros(S, dtype=bool)
     if engine == "jax":  # the rounds on JAX, evaluated as below
-        from .jax_engine import server_iterates
-
         abg = (a, b, gamma) if accelerated else None
-        for r, W, gone in server_iterates(problem, rng, R, every, clients, steps, oracle.batch_size, eta, abg, draws):
+        for r, W, gone in jax_engine.server_iterates(
+            problem, rng, R, every, clients, steps, oracle.batch_size, eta, abg, draws
+        ):
             gap = _gap(problem, f_star, W)
             gap[gone] = np.inf
             gaps.append(gap)

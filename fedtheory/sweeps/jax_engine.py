@@ -158,14 +158,13 @@ def server_iterates(
     across steps, clients and replicas), another stream, and no host work or transfer per step. At M = 8,192 clients
     the host draws cost more than the device's steps.
     """
-    rows, resp, logistic = _data(problem)
-    problem.check_clients(clients)
-    jnp = _jax()[1]
-    n, S, d = problem.n_samples, np.shape(eta)[0], problem.dim
-    index = np.int32 if rows.shape[0] < 2**31 else np.int64
     if draws not in DRAWS:
         raise InvalidParameterError("draws", f"one of {', '.join(DRAWS)}", draws)
-    jax = _jax()[0]
+    rows, resp, logistic = _data(problem)
+    problem.check_clients(clients)
+    jax, jnp = _jax()
+    n, S, d = problem.n_samples, np.shape(eta)[0], problem.dim
+    index = np.int32 if rows.shape[0] < 2**31 else np.int64
     device = draws == "device"
     one_round = _round(logistic, fedac is not None, batch, CHUNK, steps if device else None)
     offset = np.arange(clients) * (n if problem.n_clients is not None else 0)
