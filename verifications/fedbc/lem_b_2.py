@@ -78,7 +78,8 @@ def steps(q: Quadratics, x1, z0, lam_t, lam1, mask, eps: float, dlt: float, box_
     out["53"] = (E_S, S * (N - 1) / N * Dx[..., None] * np.ones(N))
     res55 = x1 - z0[..., None, :] - (e - g) / lam_t[..., None]
     scale55 = np.linalg.norm(x1 - z0[..., None, :], axis=-1) + np.linalg.norm((e - g) / lam_t[..., None], axis=-1)
-    out["55"] = (np.linalg.norm(res55, axis=-1) / scale55, np.zeros(lam_t.shape))
+    rel55 = np.divide(np.linalg.norm(res55, axis=-1), scale55, out=np.zeros(scale55.shape), where=scale55 > 0)
+    out["55"] = (rel55, np.zeros(lam_t.shape))  # both sides 0 (scale 0): (55) holds exactly there, residual 0
     a_i, a_j = lam_t[..., :, None], lam_t[..., None, :]
     ne = np.linalg.norm(e, axis=-1)
     minus = np.linalg.norm(a_j[..., None] * g[..., :, None, :] - a_i[..., None] * g[..., None, :, :], axis=-1)
