@@ -159,11 +159,10 @@ def sweep(ctx: Context, name: str, algorithm: str, M: int, K: int) -> Sweep:
     return _sweep(ctx, scaled(name), algorithm, M, K)
 
 
-@family(f"{PAPER}/fedac-experiments")
-def _sweep(fam: Family, name: str, algorithm: str, M: int, K: int) -> Sweep:
-    """The tuning grid of ``algorithm`` at (M, K) on setting ``name``: its step sizes, :data:`SEEDS` seeds."""
-    problem, f_star, _ = instance(fam.profile, name)
-    rng = fam.rng()
+def _grid(profile: str, name: str, algorithm: str, M: int, K: int, etas, rng) -> Sweep:
+    """``algorithm``'s grid on setting ``name`` at (M, K) with step sizes ``etas``, :data:`SEEDS` seeds, on the
+    setting's engine and draws."""
+    problem, f_star, _ = instance(profile, name)
     setting = SETTINGS[name]
     return run_sweep(
         problem,
@@ -172,13 +171,19 @@ def _sweep(fam: Family, name: str, algorithm: str, M: int, K: int) -> Sweep:
         M=M,
         K=K,
         T=T,
-        etas=setting.etas,
+        etas=etas,
         seeds=SEEDS,
         rng=rng,
         eval_every=EVAL_EVERY,
         engine=setting.engine,
         draws=setting.draws,
     )
+
+
+@family(f"{PAPER}/fedac-experiments")
+def _sweep(fam: Family, name: str, algorithm: str, M: int, K: int) -> Sweep:
+    """The tuning grid of ``algorithm`` at (M, K) on setting ``name``: its step sizes, :data:`SEEDS` seeds."""
+    return _grid(fam.profile, name, algorithm, M, K, SETTINGS[name].etas, fam.rng())
 
 
 def best(ctx: Context, name: str, algorithm: str, K: int, M: int | None = None) -> np.ndarray:
@@ -521,35 +526,16 @@ def _draw(path, ctx: Context, name: str) -> None:
 BELOW = (1e-4, 3e-4)  # step sizes just below the printed range [0.001, 10]
 
 
-def _below_grid(profile: str, name: str, algorithm: str, M: int, K: int, rng) -> Sweep:
-    """``algorithm``'s grid on setting ``name`` at (M, K) with the step sizes of :data:`BELOW`."""
-    problem, f_star, _ = instance(profile, name)
-    return run_sweep(
-        problem,
-        f_star,
-        algorithm,
-        M=M,
-        K=K,
-        T=T,
-        etas=np.array(BELOW),
-        seeds=SEEDS,
-        rng=rng,
-        eval_every=EVAL_EVERY,
-        engine=SETTINGS[name].engine,
-        draws=SETTINGS[name].draws,
-    )
-
-
 @family(f"{PAPER}/fedac-experiments-below:{A9A}")
 def _below(fam: Family, algorithm: str, K: int) -> Sweep:
     """FedAc-I's grid at a9a-like lambda = 1e-2, M = 8, with the step sizes of :data:`BELOW`."""
-    return _below_grid(fam.profile, A9A, algorithm, M_MAIN, K, fam.rng())
+    return _grid(fam.profile, A9A, algorithm, M_MAIN, K, BELOW, fam.rng())
 
 
 @family(f"{PAPER}/fedac-experiments-below:{PRINTED[A9A]}")
 def _printed_below(fam: Family, algorithm: str, K: int) -> Sweep:
     """:func:`_below` at the printed sizes."""
-    return _below_grid(fam.profile, PRINTED[A9A], algorithm, PRINTED_M, K, fam.rng())
+    return _grid(fam.profile, PRINTED[A9A], algorithm, PRINTED_M, K, BELOW, fam.rng())
 
 
 @claim(
